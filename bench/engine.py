@@ -1,0 +1,141 @@
+"""Engine overhead and flow shape, measured with scripted models.
+
+    .venv/bin/python -m bench.engine [--turns 300] [--plans 5]
+
+With a 0 ms model every millisecond of a turn is engine overhead (graph, prompts, events,
+LangChain's call machinery). With a 200 ms model, analyze() shows whether the two analysts
+really overlap: about 3 model latencies, not 4. Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+
+from engine import (
+    Aeko,
+    AekoInventoryAnalyzer,
+    AekoMessage,
+    AekoMessenger,
+    AekoSession,
+    AekoUser,
+    AekoUserMemory,
+)
+from engine.agents.catalog import (
+    COORDINATOR,
+    FAQ,
+    GREEN_GASES_ANALYST,
+    GUARDRAIL,
+    INVENTORY_ANALYST,
+    ORCHESTRATOR,
+    POLLUTANTS_ANALYST,
+    ROUTER,
+)
+from engine.models.scripted import ScriptedChatModel
+
+ANSWER = "Resposta com números do inventário: diesel 1.240 t CO2e (23,5%). " * 6
+PLAN = (
+    "## Problema definido\nDiesel: 1.240 t CO2e.\n\n## Método\nHVO em 40% até 2027.\n\n"
+    "## Raciocínio\nReduz 248 a 397 t CO2e/ano.\nNext agent: Nenhum"
+)
+SCRIPTS = {
+    "faq": {ROUTER: ["Conceitual.\nNext agent: FAQ"], FAQ: [ANSWER + "\nNext agent: Nenhum"]},
+    "specialists": {
+        ROUTER: ["Poluentes.\nNext agent: Analista de Poluentes"],
+        POLLUTANTS_ANALYST: [ANSWER + "\nNext agent: Analista de Gases Verdes"],
+        GREEN_GASES_ANALYST: [ANSWER + "\nNext agent: Orquestrador"],
+        ORCHESTRATOR: [ANSWER + "\nNext agent: Guardrail de Saída"],
+        GUARDRAIL: ["Aprovado."],
+    },
+    "inventory": {
+        INVENTORY_ANALYST: [ANSWER + "\nNext agent: Analista de Poluentes"],
+        POLLUTANTS_ANALYST: [ANSWER + "\nNext agent: Coordenador de Melhoria Contínua"],
+        GREEN_GASES_ANALYST: [ANSWER + "\nNext agent: Coordenador de Melhoria Contínua"],
+        COORDINATOR: [PLAN],
+    },
+}
+INVENTORY = "| Fonte | Escopo | Gás | t CO2e |\n|---|---|---|---|\n" + "".join(
+    f"| Fonte {i} | 1 | CO2 | {100 + i} |\n" for i in range(40)
+)
+
+
+def _configure(script: dict, latency_s: float) -> ScriptedChatModel:
+    model = ScriptedChatModel(model_name="scripted", script=script, latency_s=latency_s)
+    Aeko.config(fast_model=model, slow_model=model)
+    return model
+
+
+def _session() -> AekoSession:
+    turns = [AekoMessage(input=f"Pergunta {i}?", output=ANSWER) for i in range(10)]
+    return AekoSession(_id="s", id_user="u", messages=turns)
+
+
+def chat_overhead(path: str, turns: int) -> dict:
+    model = _configure(SCRIPTS[path], 0.0)
+    user = AekoUser(id_external_user=1, role="Analista ESG", usecase="Frota de caldeiras")
+    memories = [AekoUserMemory(field="idioma", description="português")]
+    messenger = AekoMessenger(user, memories)
+    messenger.send_message("aquecimento", _session())  # builds the graph once
+    calls_before = len(model.calls)
+    timings = []
+    for _ in range(turns):
+        session = _session()
+        started = time.perf_counter()
+        messenger.send_message("Quais gases mais pesam no escopo 1?", session)
+        timings.append((time.perf_counter() - started) * 1000)
+    calls = model.calls[calls_before:]
+    per_turn = len(calls) // turns
+    median = statistics.median(timings)
+    return {
+        "median_turn_ms": round(median, 3),
+        "p95_turn_ms": round(statistics.quantiles(timings, n=20)[18], 3),
+        "model_calls_per_turn": per_turn,
+        "median_ms_per_agent_call": round(median / per_turn, 3),
+        "prompt_chars_per_call": {call.agent: call.prompt_chars for call in calls[:per_turn]},
+    }
+
+
+def inventory_flow(latency_s: float, plans: int) -> dict:
+    model = _configure(SCRIPTS["inventory"], latency_s)
+    analyzer = AekoInventoryAnalyzer()
+    analyzer.analyze(INVENTORY, id_external_inventory=1)
+    calls_before = len(model.calls)
+    timings = []
+    for _ in range(plans):
+        started = time.perf_counter()
+        analyzer.analyze(INVENTORY, id_external_inventory=1)
+        timings.append((time.perf_counter() - started) * 1000)
+    calls = model.calls[calls_before:]
+    median = statistics.median(timings)
+    return {
+        "model_latency_ms": latency_s * 1000,
+        "median_analyze_ms": round(median, 3),
+        "model_latencies_per_analyze": round(median / (latency_s * 1000), 2) if latency_s else None,
+        "model_calls_per_plan": len(calls) // plans,
+        "prompt_chars_per_call": {
+            call.agent: call.prompt_chars for call in calls[: len(calls) // plans]
+        },
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--turns", type=int, default=300)
+    parser.add_argument("--plans", type=int, default=5)
+    args = parser.parse_args()
+    result = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "chat_faq_path_0ms": chat_overhead("faq", args.turns),
+        "chat_specialist_path_0ms": chat_overhead("specialists", args.turns),
+        "inventory_0ms": inventory_flow(0.0, args.turns // 3),
+        "inventory_200ms": inventory_flow(0.2, args.plans),
+    }
+    print(json.dumps(result, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""``AekoInventoryAnalyzer``: an inventory in, an improvement plan out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+from engine.agents.catalog import COORDINATOR
+from engine.agents.system_prompt import temporal_context
+from engine.dto import AekoImprovementPlan, AekoUsage
+from engine.errors import MalformedAgentOutputError
+from engine.events import EngineEvent, RunFinished
+from engine.graph.state import RunState
+from engine.runtime import RUNTIME
+
+
+class AekoInventoryAnalyzer:
+    def __init__(self) -> None:
+        self._context = ""
+
+    def set_context(self, context: str) -> None:
+        """The previous report, read by every agent of the next analyses."""
+        self._context = context
+
+    def analyze(self, inventory: str, *, id_external_inventory: int) -> AekoImprovementPlan:
+        """Run the inventory flow to the end. The plan's usage is on ``plan.usage``."""
+        for event in self.stream(inventory, id_external_inventory=id_external_inventory):
+            if isinstance(event, RunFinished):
+                return event.result  # type: ignore[return-value]
+        raise AssertionError("the inventory stream ended without a result")  # pragma: no cover
+
+    def stream(self, inventory: str, *, id_external_inventory: int) -> Iterator[EngineEvent]:
+        """Yield the run's events; the last one carries the plan.
+
+        Raises MalformedAgentOutputError when the coordinator never writes the three
+        sections, after the events of every attempt were yielded.
+        """
+        state: RunState = {
+            "request": inventory,
+            "context": self._context,
+            "temporal": temporal_context(datetime.now(UTC)),
+            "attempt": 1,
+        }
+        final = yield from RUNTIME.run("inventory", state)
+        if final.get("plan_missing"):
+            raise MalformedAgentOutputError(
+                COORDINATOR, final["plan_missing"], attempts=final.get("rewrites", 0) + 1
+            )
+        fields = final["plan_fields"]
+        plan = AekoImprovementPlan(
+            id_external_inventory=id_external_inventory,
+            defined_problem=fields["defined_problem"],
+            method=fields["method"],
+            reasoning=fields["reasoning"],
+        )
+        plan._usage = AekoUsage(calls=final.get("calls", []))
+        plan._agents_called = list(final.get("agents_called", []))
+        yield RunFinished(result=plan)

@@ -1,0 +1,82 @@
+"""Typed events a run yields while it goes; the UI's agent trail is drawn from them.
+
+``attempt`` counts guardrail attempts from 1 (the inventory flow has a single attempt).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.dto import AekoImprovementPlan, AekoMessageResponse
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class AgentStarted(_Event):
+    kind: Literal["agent_started"] = "agent_started"
+    agent: str
+    attempt: int = 1
+
+
+class AgentFinished(_Event):
+    kind: Literal["agent_finished"] = "agent_finished"
+    agent: str
+    text: str  # without the routing marker
+    next_agent: str | None  # where the run goes next, as the routing rules resolved it
+    model: str  # the model that answered (the last one, when tools took several calls)
+    input_tokens: int
+    output_tokens: int
+    duration_ms: float
+    attempt: int = 1
+
+
+class ToolCalled(_Event):
+    kind: Literal["tool_called"] = "tool_called"
+    agent: str
+    tool: str
+    call_id: str
+    arguments: dict[str, Any]
+
+
+class ToolReturned(_Event):
+    kind: Literal["tool_returned"] = "tool_returned"
+    agent: str
+    tool: str
+    call_id: str
+    output: str
+    error: bool = False
+
+
+class GuardrailVerdict(_Event):
+    kind: Literal["guardrail_verdict"] = "guardrail_verdict"
+    approved: bool
+    reasons: str
+    attempt: int
+    final: bool  # no further attempt follows this verdict
+
+
+class PlanRewriteRequested(_Event):
+    kind: Literal["plan_rewrite_requested"] = "plan_rewrite_requested"
+    missing: tuple[str, ...]  # plan field names
+    headings: tuple[str, ...]  # the headings the coordinator is asked for
+    rewrite: int  # 1 for the first rewrite
+
+
+class RunFinished(_Event):
+    kind: Literal["run_finished"] = "run_finished"
+    result: AekoMessageResponse | AekoImprovementPlan
+
+
+EngineEvent = (
+    AgentStarted
+    | AgentFinished
+    | ToolCalled
+    | ToolReturned
+    | GuardrailVerdict
+    | PlanRewriteRequested
+    | RunFinished
+)

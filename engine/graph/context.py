@@ -1,0 +1,88 @@
+"""What each agent reads: one self-contained request built from the run's state.
+
+Identifiers and expiry dates never get here: only role, usecase, memories, the replayed
+turns, the question, the findings so far and the guardrail's last reasons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.agents.catalog import ORCHESTRATOR
+from engine.constants import SESSION_HISTORY_USAGE
+from engine.dto import AekoMessage, AekoUser, AekoUserMemory
+from engine.graph.state import RunState
+from engine.protocol import PLAN_HEADINGS
+
+
+def business_context(user: AekoUser, memories: Sequence[AekoUserMemory]) -> str:
+    lines = []
+    if user.role:
+        lines.append(f"Cargo do usuário: {user.role}")
+    if user.usecase:
+        lines.append(f"Caso de uso: {user.usecase}")
+    if memories:
+        lines.append("Memórias do usuário:")
+        lines.extend(memory.to_prompt_line() for memory in memories)
+    return "\n".join(lines)
+
+
+def history_transcript(messages: Sequence[AekoMessage]) -> str:
+    lines = []
+    for turn in messages[-SESSION_HISTORY_USAGE:]:
+        lines.append(f"Usuário: {turn.input}")
+        if turn.output:
+            lines.append(f"Aeko: {turn.output}")
+    return "\n".join(lines)
+
+
+def agent_request(state: RunState, *, inventory: bool) -> str:
+    parts = []
+    if state.get("context"):
+        label = "Relatório anterior (contexto)" if inventory else "Contexto do negócio"
+        parts.append(f"{label}:\n{state['context']}")
+    if state.get("history"):
+        parts.append(f"Histórico da conversa (mais antigo primeiro):\n{state['history']}")
+    label = "Inventário de emissões (Markdown)" if inventory else "Pergunta do usuário"
+    parts.append(f"{label}:\n{state['request']}")
+    findings = latest_findings(state)
+    if findings:
+        parts.append("Análises recebidas até agora:\n" + findings)
+    if state.get("rejections"):
+        parts.append(
+            "Pontos apontados pelo Guardrail de Saída na tentativa anterior:\n"
+            + state["rejections"][-1]
+        )
+    return "\n\n".join(parts)
+
+
+def guardrail_request(state: RunState) -> str:
+    parts = [
+        f"Revise esta resposta:\n<<<\n{state.get('draft', '')}\n>>>",
+        f"Pergunta original do usuário:\n{state['request']}",
+    ]
+    findings = latest_findings(state)
+    if findings:
+        parts.append("Análises recebidas:\n" + findings)
+    return "\n\n".join(parts)
+
+
+def plan_rewrite_request(state: RunState, missing: Sequence[str]) -> str:
+    headings = ", ".join(f"`## {PLAN_HEADINGS[field]}`" for field in missing)
+    all_headings = "\n".join(f"## {title}" for title in PLAN_HEADINGS.values())
+    return (
+        f"{agent_request(state, inventory=True)}\n\n"
+        f"Sua resposta anterior:\n<<<\n{state.get('plan_answer', '')}\n>>>\n\n"
+        f"Faltaram ou ficaram vazias as seções {headings}. Reescreva o plano completo, "
+        f"atendendo ao pedido original acima, com exatamente estes três títulos, nesta "
+        f"ordem, cada um com conteúdo:\n{all_headings}"
+    )
+
+
+def latest_findings(state: RunState) -> str:
+    """The newest finding of each agent, in the order the agents first reported."""
+    newest: dict[str, str] = {}
+    for finding in state.get("findings", []):
+        if finding["agent"] != ORCHESTRATOR:
+            newest[finding["agent"]] = finding["text"]
+    return "\n".join(f"- {agent}: {text}" for agent, text in newest.items())

@@ -1,0 +1,204 @@
+"""Graph nodes: each runs one agent, reports it on the event stream, and updates the state.
+
+What an agent's answer *does* to the run (a finding, a draft, a verdict, the plan) lives
+here; where the run goes next is decided by engine.graph.routing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from langgraph.config import get_stream_writer
+from langgraph.graph import END
+
+from engine.agents.catalog import (
+    COORDINATOR,
+    FAQ,
+    GREEN_GASES_ANALYST,
+    GUARDRAIL,
+    INVENTORY_ANALYST,
+    ORCHESTRATOR,
+    POLLUTANTS_ANALYST,
+    ROUTER,
+)
+from engine.agents.runner import AgentReply, AgentRunner
+from engine.constants import GUARD_RAIL_MAX_RETRIES, PLAN_FORMAT_MAX_RETRIES
+from engine.events import AgentFinished, AgentStarted, GuardrailVerdict, PlanRewriteRequested
+from engine.graph import context
+from engine.graph.routing import Flow, next_node
+from engine.graph.state import RunState
+from engine.protocol import PLAN_HEADINGS, parse_plan, read_verdict
+
+Node = Callable[[RunState], dict[str, Any]]
+
+
+def make_node(flow: Flow, runner: AgentRunner) -> Node:
+    agent = runner.name
+    if flow == "inventory":
+        if agent == COORDINATOR:
+            return _plan_coordinator(runner)
+        return _inventory_analyst(runner)
+    if agent == GUARDRAIL:
+        return _guardrail(runner)
+    if agent == ORCHESTRATOR:
+        return _orchestrator(runner)
+    if agent in (FAQ, COORDINATOR):
+        return _answering_agent(runner)
+    if agent in (POLLUTANTS_ANALYST, GREEN_GASES_ANALYST, ROUTER):
+        return _routing_agent(runner)
+    raise ValueError(f"{agent} takes no part in the {flow} flow")
+
+
+def _run(runner: AgentRunner, state: RunState, request: str) -> tuple[AgentReply, Any]:
+    emit = get_stream_writer()
+    emit(AgentStarted(agent=runner.name, attempt=state.get("attempt", 1)))
+    return runner.run(request, state["temporal"], emit), emit
+
+
+def _finished(
+    emit: Any, runner: AgentRunner, reply: AgentReply, state: RunState, next_agent: str | None
+) -> None:
+    last = reply.calls[-1]
+    emit(
+        AgentFinished(
+            agent=runner.name,
+            text=reply.text,
+            next_agent=None if next_agent in (None, END) else next_agent,
+            model=last.model,
+            input_tokens=sum(call.input_tokens for call in reply.calls),
+            output_tokens=sum(call.output_tokens for call in reply.calls),
+            duration_ms=sum(call.duration_ms for call in reply.calls),
+            attempt=state.get("attempt", 1),
+        )
+    )
+
+
+def _accounting(runner: AgentRunner, reply: AgentReply) -> dict[str, Any]:
+    return {"calls": reply.calls, "agents_called": [runner.name]}
+
+
+def _routing_agent(runner: AgentRunner) -> Node:
+    """The router and the chat-flow analysts: they name who follows them."""
+
+    def node(state: RunState) -> dict[str, Any]:
+        reply, emit = _run(runner, state, context.agent_request(state, inventory=False))
+        attempt = state.get("attempt", 1)
+        findings = state.get("findings", [])
+        ran = frozenset(f["agent"] for f in findings if f["attempt"] == attempt)
+        update = _accounting(runner, reply)
+        if runner.name != ROUTER:
+            ran |= {runner.name}
+            update["findings"] = [{"agent": runner.name, "text": reply.text, "attempt": attempt}]
+        target = next_node(
+            "chat",
+            runner.name,
+            reply.raw_next,
+            ran_this_attempt=ran,
+            has_findings=bool(findings),
+        )
+        update["next"] = target
+        _finished(emit, runner, reply, state, target)
+        return update
+
+    return node
+
+
+def _answering_agent(runner: AgentRunner) -> Node:
+    """FAQ, and the coordinator in chat: their text is the answer, unreviewed."""
+
+    def node(state: RunState) -> dict[str, Any]:
+        reply, emit = _run(runner, state, context.agent_request(state, inventory=False))
+        _finished(emit, runner, reply, state, None)
+        update = _accounting(runner, reply)
+        update.update(answer=reply.text, reviewed=False, approved=False)
+        if runner.name == COORDINATOR:
+            attempt = state.get("attempt", 1)
+            update["findings"] = [{"agent": runner.name, "text": reply.text, "attempt": attempt}]
+        return update
+
+    return node
+
+
+def _orchestrator(runner: AgentRunner) -> Node:
+    def node(state: RunState) -> dict[str, Any]:
+        reply, emit = _run(runner, state, context.agent_request(state, inventory=False))
+        _finished(emit, runner, reply, state, GUARDRAIL)
+        return {**_accounting(runner, reply), "draft": reply.text}
+
+    return node
+
+
+def _guardrail(runner: AgentRunner) -> Node:
+    def node(state: RunState) -> dict[str, Any]:
+        reply, emit = _run(runner, state, context.guardrail_request(state))
+        verdict = read_verdict(reply.text)
+        attempt = state.get("attempt", 1)
+        final = verdict.approved or attempt > GUARD_RAIL_MAX_RETRIES
+        target = END if final else ROUTER
+        _finished(emit, runner, reply, state, target)
+        emit(
+            GuardrailVerdict(
+                approved=verdict.approved, reasons=verdict.reasons, attempt=attempt, final=final
+            )
+        )
+        update = {**_accounting(runner, reply), "reviewed": True, "next": target}
+        if verdict.approved:
+            update.update(approved=True, answer=state.get("draft", ""))
+        else:
+            update.update(approved=False, answer="", rejections=[verdict.reasons])
+            if not final:
+                update["attempt"] = attempt + 1
+        return update
+
+    return node
+
+
+def _inventory_analyst(runner: AgentRunner) -> Node:
+    """The inventory flow's analysts: the graph's shape, not their marker, routes them."""
+
+    def node(state: RunState) -> dict[str, Any]:
+        reply, emit = _run(runner, state, context.agent_request(state, inventory=True))
+        target = COORDINATOR if runner.name != INVENTORY_ANALYST else None
+        _finished(emit, runner, reply, state, target)
+        finding = {"agent": runner.name, "text": reply.text, "attempt": 1}
+        return {**_accounting(runner, reply), "findings": [finding]}
+
+    return node
+
+
+def _plan_coordinator(runner: AgentRunner) -> Node:
+    """Writes the plan; a plan missing a section sends only this agent back."""
+
+    def node(state: RunState) -> dict[str, Any]:
+        rewrites = state.get("rewrites", 0)
+        missing_before = state.get("plan_missing", ())
+        request = (
+            context.plan_rewrite_request(state, missing_before)
+            if rewrites
+            else context.agent_request(state, inventory=True)
+        )
+        reply, emit = _run(runner, state, request)
+        plan = parse_plan(reply.text)
+        retry = bool(plan.missing) and rewrites < PLAN_FORMAT_MAX_RETRIES
+        target = COORDINATOR if retry else END
+        _finished(emit, runner, reply, state, target)
+        update = {
+            **_accounting(runner, reply),
+            "plan_answer": reply.text,
+            "plan_fields": plan.fields,
+            "plan_missing": plan.missing,
+            "next": target,
+        }
+        if retry:
+            emit(
+                PlanRewriteRequested(
+                    missing=plan.missing,
+                    headings=tuple(f"## {PLAN_HEADINGS[field]}" for field in plan.missing),
+                    rewrite=rewrites + 1,
+                )
+            )
+            update["rewrites"] = rewrites + 1
+        return update
+
+    return node

@@ -1,0 +1,35 @@
+"""The state one run carries through the graph. Nothing of it outlives the run."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, TypedDict
+
+from engine.dto import AekoModelCall
+
+
+class Finding(TypedDict):
+    agent: str
+    text: str  # routing marker already stripped: it never reaches another agent
+    attempt: int
+
+
+class RunState(TypedDict, total=False):
+    request: str  # chat: the user's message; inventory: the inventory as Markdown
+    context: str  # chat: role, usecase and memories; inventory: the previous report
+    history: str  # chat: the replayed turns, oldest first
+    temporal: str
+    attempt: int  # guardrail attempt, from 1
+    next: str
+    findings: Annotated[list[Finding], operator.add]
+    calls: Annotated[list[AekoModelCall], operator.add]
+    agents_called: Annotated[list[str], operator.add]
+    rejections: Annotated[list[str], operator.add]
+    draft: str
+    answer: str
+    approved: bool
+    reviewed: bool
+    plan_answer: str  # the coordinator's last plan text, for a rewrite request
+    plan_fields: dict[str, str]
+    plan_missing: tuple[str, ...]
+    rewrites: int

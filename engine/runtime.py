@@ -1,0 +1,105 @@
+"""The one process-wide runtime: configuration, registered tools and the built graphs.
+
+Any write drops the built graphs; the next run rebuilds them. Runs themselves share nothing
+but those compiled graphs, so concurrent runs take no lock once the graphs exist.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Generator, Mapping, Sequence
+from typing import Any
+
+from engine.agents.catalog import SPEC_BY_NAME
+from engine.agents.prompts import PROMPTS
+from engine.agents.runner import AgentRunner
+from engine.agents.system_prompt import render_system_prompt
+from engine.dto import AekoTool
+from engine.errors import AekoNotConfiguredError
+from engine.graph.builder import RECURSION_LIMIT, build_graph
+from engine.graph.routing import ROUTES, Flow
+from engine.graph.state import RunState
+from engine.models.factory import ModelSettings, build_tier_models
+
+_OTHER_TIER = {"fast": "slow", "slow": "fast"}
+
+
+class Runtime:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._settings: ModelSettings | None = None
+        self._tools: dict[str, tuple[AekoTool, ...]] = {}
+        self._graphs: dict[Flow, Any] = {}
+
+    @property
+    def settings(self) -> ModelSettings | None:
+        return self._settings
+
+    @property
+    def tools(self) -> Mapping[str, Sequence[AekoTool]]:
+        return dict(self._tools)
+
+    def configure(self, settings: ModelSettings | None) -> None:
+        if settings is not None:
+            settings.validate()
+        with self._lock:
+            self._settings = settings
+            self._graphs = {}
+
+    def set_tools(self, tools: dict[str, tuple[AekoTool, ...]]) -> None:
+        with self._lock:
+            self._tools = dict(tools)
+            self._graphs = {}
+
+    def reset(self) -> None:
+        with self._lock:
+            self._settings = None
+            self._tools = {}
+            self._graphs = {}
+
+    def graph(self, flow: Flow) -> Any:
+        built = self._graphs.get(flow)
+        if built is not None:
+            return built
+        with self._lock:
+            built = self._graphs.get(flow)
+            if built is None:
+                built = self._build(flow)
+                self._graphs = {**self._graphs, flow: built}
+            return built
+
+    def run(self, flow: Flow, state: RunState) -> Generator[Any, None, dict[str, Any]]:
+        """Yield the run's events as the nodes emit them; return the final state."""
+        final: dict[str, Any] = {}
+        for mode, chunk in self.graph(flow).stream(
+            state,
+            {"recursion_limit": RECURSION_LIMIT[flow], "metadata": {"flow": flow}},
+            stream_mode=["custom", "values"],
+        ):
+            if mode == "custom":
+                yield chunk
+            else:
+                final = chunk
+        return final
+
+    def _build(self, flow: Flow) -> Any:
+        settings = self._settings
+        if settings is None:
+            raise AekoNotConfiguredError("Call Aeko.config() before running the engine.")
+        cap = settings.report_max_tokens if flow == "inventory" else settings.max_tokens
+        models = build_tier_models(settings, cap)
+        runners = {}
+        for agent in ROUTES[flow]:
+            tier = SPEC_BY_NAME[agent].tier
+            tools = self._tools.get(agent, ())
+            runners[agent] = AgentRunner(
+                agent,
+                render_system_prompt(PROMPTS[agent], flow, tools),
+                primary=models[tier],
+                fallback=models[_OTHER_TIER[tier]],
+                tools=tools,
+            )
+        return build_graph(flow, runners)
+
+
+RUNTIME = Runtime()

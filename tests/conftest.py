@@ -1,0 +1,59 @@
+from collections.abc import Iterator
+
+import pytest
+
+from engine import Aeko, AekoSession, AekoUser, AekoUserMemory
+from engine.models.scripted import ScriptedChatModel
+
+
+@pytest.fixture(autouse=True)
+def _fresh_runtime() -> Iterator[None]:
+    Aeko.reset()
+    yield
+    Aeko.reset()
+
+
+@pytest.fixture
+def fast() -> ScriptedChatModel:
+    return ScriptedChatModel(model_name="fake-fast")
+
+
+@pytest.fixture
+def slow() -> ScriptedChatModel:
+    return ScriptedChatModel(model_name="fake-slow")
+
+
+@pytest.fixture
+def configured(fast: ScriptedChatModel, slow: ScriptedChatModel) -> None:
+    Aeko.config(fast_model=fast, slow_model=slow)
+
+
+@pytest.fixture
+def user() -> AekoUser:
+    return AekoUser(
+        _id="64b8f0a1c9e1a2b3c4d5e6f1",
+        id_external_user=1001,
+        role="Analista ESG",
+        usecase="Acompanha a substituição de gás da frota de caldeiras.",
+    )
+
+
+@pytest.fixture
+def memories() -> list[AekoUserMemory]:
+    return [
+        AekoUserMemory(
+            _id="64b8f0a1c9e1a2b3c4d5e6f9",
+            id_user="64b8f0a1c9e1a2b3c4d5e6f1",
+            field="idioma",
+            description="Prefere respostas em português",
+        )
+    ]
+
+
+@pytest.fixture
+def session() -> AekoSession:
+    return AekoSession(
+        _id="64b8f0a1c9e1a2b3c4d5e6f3",
+        id_user="64b8f0a1c9e1a2b3c4d5e6f1",
+        name="Revisão do escopo 1",
+    )

@@ -1,0 +1,92 @@
+import pytest
+from langchain_google_genai import ChatGoogleGenerativeAI
+
+from engine import (
+    DEFAULT_FAST_MODEL,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_REPORT_MAX_TOKENS,
+    DEFAULT_SLOW_MODEL,
+    GUARD_RAIL_MAX_RETRIES,
+    PLAN_FORMAT_MAX_RETRIES,
+    SESSION_HISTORY_USAGE,
+    Aeko,
+    AekoMessenger,
+    AekoNotConfiguredError,
+)
+from engine.models.factory import ModelSettings, build_tier_models
+from engine.models.scripted import ScriptedChatModel
+from engine.runtime import RUNTIME
+
+
+def test_reference_defaults_and_limits():
+    assert (DEFAULT_FAST_MODEL, DEFAULT_SLOW_MODEL) == ("gemini-3.1-flash-lite", "gemini-3.5-flash")
+    assert (DEFAULT_MAX_TOKENS, DEFAULT_REPORT_MAX_TOKENS) == (1024, 8192)
+    assert (GUARD_RAIL_MAX_RETRIES, PLAN_FORMAT_MAX_RETRIES, SESSION_HISTORY_USAGE) == (3, 4, 10)
+
+
+def test_not_configured_until_config_is_called():
+    assert not Aeko.is_configured()
+    with pytest.raises(AekoNotConfiguredError):
+        RUNTIME.graph("chat")
+
+
+@pytest.mark.parametrize("key", [None, "", "   ", 42])
+def test_model_id_strings_need_a_key(key):
+    with pytest.raises(AekoNotConfiguredError):
+        Aeko.config(key)
+    assert not Aeko.is_configured()
+
+
+def test_one_string_model_still_needs_a_key():
+    with pytest.raises(AekoNotConfiguredError):
+        Aeko.config(fast_model=ScriptedChatModel(), slow_model="gemini-3.5-flash")
+
+
+def test_two_model_instances_need_no_key():
+    Aeko.config(fast_model=ScriptedChatModel(), slow_model=ScriptedChatModel())
+    assert Aeko.is_configured()
+
+
+def test_rejects_what_is_neither_a_model_id_nor_a_chat_model():
+    with pytest.raises(AekoNotConfiguredError):
+        Aeko.config(fast_model=object(), slow_model=ScriptedChatModel())
+    with pytest.raises(AekoNotConfiguredError):
+        Aeko.config("k", max_tokens=0)
+
+
+def test_model_ids_build_gemini_with_timeout_retries_and_cap():
+    settings = ModelSettings(
+        api_key="test-key",
+        fast_model="gemini-3.1-flash-lite",
+        slow_model="gemini-3.5-flash",
+        max_tokens=1024,
+        report_max_tokens=8192,
+        request_timeout=30.0,
+        max_retries=2,
+    )
+    models = build_tier_models(settings, 8192)
+    assert all(isinstance(model, ChatGoogleGenerativeAI) for model in models.values())
+    assert models["fast"].model.endswith("gemini-3.1-flash-lite")
+    assert models["slow"].model.endswith("gemini-3.5-flash")
+    for model in models.values():
+        assert (model.timeout, model.max_retries, model.max_output_tokens) == (30.0, 2, 8192)
+        assert model.google_api_key.get_secret_value() == "test-key"
+
+
+def test_any_write_drops_the_built_graphs_and_reset_clears_tools():
+    Aeko.config(fast_model=ScriptedChatModel(), slow_model=ScriptedChatModel())
+    first = RUNTIME.graph("chat")
+    assert RUNTIME.graph("chat") is first
+    AekoMessenger.set_tools({})
+    second = RUNTIME.graph("chat")
+    assert second is not first
+    Aeko.config(fast_model=ScriptedChatModel(), slow_model=ScriptedChatModel())
+    assert RUNTIME.graph("chat") is not second
+    AekoMessenger.set_tools({"FAQ": []})
+    Aeko.reset()
+    assert not Aeko.is_configured() and RUNTIME.tools == {}
+
+
+def test_the_key_is_never_in_the_settings_repr():
+    Aeko.config("super-secret-key", fast_model=ScriptedChatModel(), slow_model="gemini-3.5-flash")
+    assert "super-secret-key" not in repr(RUNTIME.settings)
