@@ -11,6 +11,8 @@ from engine.dto import AekoImprovementPlan, AekoUsage
 from engine.errors import MalformedAgentOutputError
 from engine.events import EngineEvent, RunFinished
 from engine.graph.state import RunState
+from engine.inventory import DEFAULT_DIGEST_CHARS, Inventory, InventoryError
+from engine.inventory.loader import load_markdown_inventory
 from engine.runtime import RUNTIME
 
 
@@ -22,26 +24,36 @@ class AekoInventoryAnalyzer:
         """The previous report, read by every agent of the next analyses."""
         self._context = context
 
-    def analyze(self, inventory: str, *, id_external_inventory: int) -> AekoImprovementPlan:
-        """Run the inventory flow to the end. The plan's usage is on ``plan.usage``."""
+    def analyze(
+        self, inventory: str | Inventory, *, id_external_inventory: int
+    ) -> AekoImprovementPlan:
+        """Run the inventory flow to the end. The plan's usage is on ``plan.usage``.
+
+        ``inventory`` is Markdown (the reference contract) or an ingested ``Inventory``. The
+        agents read the inventory's digest, never a table larger than the digest budget, and
+        the analysts may query the full table with a tool.
+        """
         for event in self.stream(inventory, id_external_inventory=id_external_inventory):
             if isinstance(event, RunFinished):
                 return event.result  # type: ignore[return-value]
         raise AssertionError("the inventory stream ended without a result")  # pragma: no cover
 
-    def stream(self, inventory: str, *, id_external_inventory: int) -> Iterator[EngineEvent]:
+    def stream(
+        self, inventory: str | Inventory, *, id_external_inventory: int
+    ) -> Iterator[EngineEvent]:
         """Yield the run's events; the last one carries the plan.
 
         Raises MalformedAgentOutputError when the coordinator never writes the three
         sections, after the events of every attempt were yielded.
         """
+        ingested, request = _agent_view(inventory)
         state: RunState = {
-            "request": inventory,
+            "request": request,
             "context": self._context,
             "temporal": temporal_context(datetime.now(UTC)),
             "attempt": 1,
         }
-        final = yield from RUNTIME.run("inventory", state)
+        final = yield from RUNTIME.run("inventory", state, inventory=ingested)
         if final.get("plan_missing"):
             raise MalformedAgentOutputError(
                 COORDINATOR, final["plan_missing"], attempts=final.get("rewrites", 0) + 1
@@ -56,3 +68,17 @@ class AekoInventoryAnalyzer:
         plan._usage = AekoUsage(calls=final.get("calls", []))
         plan._agents_called = list(final.get("agents_called", []))
         yield RunFinished(result=plan)
+
+
+def _agent_view(inventory: str | Inventory) -> tuple[Inventory | None, str]:
+    """What the agents read: small Markdown as it is; anything bigger as its digest."""
+    if isinstance(inventory, Inventory):
+        return inventory, inventory.digest(DEFAULT_DIGEST_CHARS)
+    if len(inventory) <= DEFAULT_DIGEST_CHARS:
+        return None, inventory
+    try:
+        ingested = load_markdown_inventory(inventory)
+    except InventoryError:
+        note = "\n…(inventário cortado no limite de tamanho: a tabela não pôde ser lida)"
+        return None, inventory[: DEFAULT_DIGEST_CHARS - len(note)] + note
+    return ingested, ingested.digest(DEFAULT_DIGEST_CHARS)

@@ -10,7 +10,12 @@ import threading
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
-from engine.agents.catalog import SPEC_BY_NAME
+from engine.agents.catalog import (
+    GREEN_GASES_ANALYST,
+    INVENTORY_ANALYST,
+    POLLUTANTS_ANALYST,
+    SPEC_BY_NAME,
+)
 from engine.agents.prompts import PROMPTS
 from engine.agents.runner import AgentRunner
 from engine.agents.system_prompt import render_system_prompt
@@ -19,9 +24,19 @@ from engine.errors import AekoNotConfiguredError
 from engine.graph.builder import RECURSION_LIMIT, build_graph
 from engine.graph.routing import ROUTES, Flow
 from engine.graph.state import RunState
+from engine.inventory.tool import INVENTORY_KEY, query_inventory
 from engine.models.factory import ModelSettings, build_tier_models
 
 _OTHER_TIER = {"fast": "slow", "slow": "fast"}
+INVENTORY_TOOL_AGENTS = frozenset({INVENTORY_ANALYST, POLLUTANTS_ANALYST, GREEN_GASES_ANALYST})
+INVENTORY_TOOL = AekoTool(
+    tool=query_inventory,
+    description=(
+        "Consulte a tabela completa do inventário quando o resumo não bastar: filtre por "
+        "escopo, gás, categoria, unidade, fonte, combustível ou ano; agrupe e some t CO2e; "
+        "ou liste as maiores linhas. Cite os números que ela devolver."
+    ),
+)
 
 
 class Runtime:
@@ -29,7 +44,7 @@ class Runtime:
         self._lock = threading.Lock()
         self._settings: ModelSettings | None = None
         self._tools: dict[str, tuple[AekoTool, ...]] = {}
-        self._graphs: dict[Flow, Any] = {}
+        self._graphs: dict[tuple[Flow, bool], Any] = {}
 
     @property
     def settings(self) -> ModelSettings | None:
@@ -57,32 +72,38 @@ class Runtime:
             self._tools = {}
             self._graphs = {}
 
-    def graph(self, flow: Flow) -> Any:
-        built = self._graphs.get(flow)
+    def graph(self, flow: Flow, *, inventory_tool: bool = False) -> Any:
+        """The compiled flow; with ``inventory_tool`` its analysts can query the inventory."""
+        key = (flow, inventory_tool)
+        built = self._graphs.get(key)
         if built is not None:
             return built
         with self._lock:
-            built = self._graphs.get(flow)
+            built = self._graphs.get(key)
             if built is None:
-                built = self._build(flow)
-                self._graphs = {**self._graphs, flow: built}
+                built = self._build(flow, inventory_tool)
+                self._graphs = {**self._graphs, key: built}
             return built
 
-    def run(self, flow: Flow, state: RunState) -> Generator[Any, None, dict[str, Any]]:
+    def run(
+        self, flow: Flow, state: RunState, *, inventory: Any = None
+    ) -> Generator[Any, None, dict[str, Any]]:
         """Yield the run's events as the nodes emit them; return the final state."""
         final: dict[str, Any] = {}
-        for mode, chunk in self.graph(flow).stream(
-            state,
-            {"recursion_limit": RECURSION_LIMIT[flow], "metadata": {"flow": flow}},
-            stream_mode=["custom", "values"],
-        ):
+        config = {
+            "recursion_limit": RECURSION_LIMIT[flow],
+            "metadata": {"flow": flow},
+            "configurable": {INVENTORY_KEY: inventory},
+        }
+        graph = self.graph(flow, inventory_tool=inventory is not None)
+        for mode, chunk in graph.stream(state, config, stream_mode=["custom", "values"]):
             if mode == "custom":
                 yield chunk
             else:
                 final = chunk
         return final
 
-    def _build(self, flow: Flow) -> Any:
+    def _build(self, flow: Flow, inventory_tool: bool) -> Any:
         settings = self._settings
         if settings is None:
             raise AekoNotConfiguredError("Call Aeko.config() before running the engine.")
@@ -92,6 +113,8 @@ class Runtime:
         for agent in ROUTES[flow]:
             tier = SPEC_BY_NAME[agent].tier
             tools = self._tools.get(agent, ())
+            if inventory_tool and agent in INVENTORY_TOOL_AGENTS:
+                tools = (*tools, INVENTORY_TOOL)
             runners[agent] = AgentRunner(
                 agent,
                 render_system_prompt(PROMPTS[agent], flow, tools),

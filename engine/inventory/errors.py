@@ -1,0 +1,138 @@
+"""Bad input says what went wrong and what to do, in Portuguese and English."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.errors import AekoError
+
+
+class InventoryError(AekoError):
+    """Base class: ``message_pt`` and ``message_en`` are ready to show to the user."""
+
+    code = "inventory_error"
+
+    def __init__(self, message_pt: str, message_en: str) -> None:
+        self.message_pt = message_pt
+        self.message_en = message_en
+        super().__init__(message_en)
+
+    def message(self, language: str = "pt") -> str:
+        return self.message_pt if language.lower().startswith("pt") else self.message_en
+
+
+class EmptyFileError(InventoryError):
+    code = "empty_file"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "O arquivo está vazio. Envie a planilha do inventário com os dados preenchidos.",
+            "The file is empty. Upload the inventory spreadsheet with its data filled in.",
+        )
+
+
+class UnsupportedFormatError(InventoryError):
+    code = "unsupported_format"
+
+    def __init__(self, filename: str) -> None:
+        super().__init__(
+            f"Formato não suportado: {filename}. Envie .xlsx, .xlsm, .xls, .ods, .csv ou .txt.",
+            f"Unsupported format: {filename}. Upload .xlsx, .xlsm, .xls, .ods, .csv or .txt.",
+        )
+
+
+class FormatMismatchError(InventoryError):
+    code = "format_mismatch"
+
+    def __init__(self, filename: str, actual: str) -> None:
+        super().__init__(
+            f"O arquivo {filename} não é o que a extensão diz: o conteúdo é {actual}. "
+            "Salve-o novamente no formato certo ou corrija a extensão.",
+            f"The file {filename} is not what its extension says: its content is {actual}. "
+            "Save it again in the right format or fix the extension.",
+        )
+
+
+class CorruptFileError(InventoryError):
+    code = "corrupt_file"
+
+    def __init__(self, filename: str) -> None:
+        super().__init__(
+            f"Não foi possível abrir {filename}: o arquivo está corrompido ou incompleto. "
+            "Abra-o no Excel ou LibreOffice, salve uma nova cópia e envie de novo.",
+            f"Could not open {filename}: the file is corrupt or incomplete. Open it in Excel "
+            "or LibreOffice, save a new copy and upload it again.",
+        )
+
+
+class PasswordProtectedError(InventoryError):
+    code = "password_protected"
+
+    def __init__(self, filename: str) -> None:
+        super().__init__(
+            f"{filename} está protegido por senha. Remova a senha (Arquivo > Informações > "
+            "Proteger pasta de trabalho) e envie de novo.",
+            f"{filename} is password-protected. Remove the password (File > Info > Protect "
+            "Workbook) and upload it again.",
+        )
+
+
+class NoTableFoundError(InventoryError):
+    code = "no_table"
+
+    def __init__(self, filename: str) -> None:
+        super().__init__(
+            f"Nenhuma tabela de emissões encontrada em {filename}. A planilha precisa de uma "
+            "linha de cabeçalho (ex.: Fonte, Gás, Emissões) seguida das linhas de dados.",
+            f"No emissions table found in {filename}. The sheet needs a header row (e.g. "
+            "Source, Gas, Emissions) followed by data rows.",
+        )
+
+
+class NoEmissionsColumnError(InventoryError):
+    code = "no_emissions_column"
+
+    def __init__(self, columns_seen: Sequence[str]) -> None:
+        self.columns_seen = tuple(columns_seen)
+        seen = ", ".join(self.columns_seen) or "—"
+        super().__init__(
+            f"Nenhuma coluna de emissões encontrada. Colunas vistas: {seen}. Inclua uma coluna "
+            "como 'Emissões (t CO2e)' ou uma por gás, como 'CO2 (t)', ou indique o mapeamento.",
+            f"No emissions column found. Columns seen: {seen}. Add a column such as "
+            "'Emissions (tCO2e)' or one per gas, such as 'CO2 (t)', or set the mapping.",
+        )
+
+
+class FileTooLargeError(InventoryError):
+    code = "file_too_large"
+
+    def __init__(self, size_bytes: int, limit_bytes: int) -> None:
+        size, limit = size_bytes / 1_048_576, limit_bytes / 1_048_576
+        super().__init__(
+            f"O arquivo tem {size:.1f} MB; o limite é {limit:.0f} MB. Remova abas que não "
+            "fazem parte do inventário ou envie um CSV.",
+            f"The file is {size:.1f} MB; the limit is {limit:.0f} MB. Remove sheets that are "
+            "not part of the inventory or upload a CSV.",
+        )
+
+
+class TooManyRowsError(InventoryError):
+    code = "too_many_rows"
+
+    def __init__(self, rows: int, limit: int) -> None:
+        super().__init__(
+            f"A planilha tem mais de {limit:,} linhas ({rows:,}). Agregue os dados por fonte "
+            "e gás ou divida o inventário em arquivos menores.".replace(",", "."),
+            f"The sheet has more than {limit:,} rows ({rows:,}). Aggregate the data by source "
+            "and gas or split the inventory into smaller files.",
+        )
+
+
+class UnknownGwpSetError(InventoryError):
+    code = "unknown_gwp_set"
+
+    def __init__(self, gwp_set: str) -> None:
+        super().__init__(
+            f"Conjunto de GWP desconhecido: {gwp_set}. Use AR4, AR5 ou AR6.",
+            f"Unknown GWP set: {gwp_set}. Use AR4, AR5 or AR6.",
+        )

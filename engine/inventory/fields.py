@@ -1,0 +1,168 @@
+"""The canonical schema and how column headers map onto it.
+
+The mapping is data: data/synonyms.csv (Portuguese and English), plus the user's overrides.
+Emission columns may also name a gas ("CO2 (t)", "Emissões de CH4 (kg)"): those map to
+``emissions_t_gas:<gas>``, or ``emissions_tco2e:<gas>`` when the header says CO2e.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from engine.inventory.gwp import canonical_gas
+from engine.protocol import fold
+
+SCOPE = "scope"
+CATEGORY = "category"
+SOURCE = "source"
+FACILITY = "facility"
+FUEL = "fuel"
+QUANTITY = "quantity"
+UNIT = "unit"
+GAS = "gas"
+EMISSIONS_T_GAS = "emissions_t_gas"
+EMISSIONS_TCO2E = "emissions_tco2e"
+BIOGENIC_CO2 = "biogenic_co2"
+YEAR = "year"
+EMISSIONS_UNIT = "emissions_unit"
+EMISSION_FACTOR = "emission_factor"  # recognised so it is never read as emissions; kept as is
+
+FIELDS: tuple[str, ...] = (
+    SCOPE, CATEGORY, SOURCE, FACILITY, FUEL, QUANTITY, UNIT, GAS,
+    EMISSIONS_T_GAS, EMISSIONS_TCO2E, BIOGENIC_CO2, YEAR, EMISSIONS_UNIT, EMISSION_FACTOR,
+)  # fmt: skip
+EMISSION_FIELDS = frozenset({EMISSIONS_T_GAS, EMISSIONS_TCO2E})
+_GAS_PRIORITY = 60  # a gas named in a header beats generic words, loses to "CO2e"/"biogenic"
+
+
+@dataclass(frozen=True)
+class _Synonym:
+    field: str
+    priority: int
+    exact: bool
+    words: str
+
+
+@cache
+def _synonyms() -> tuple[_Synonym, ...]:
+    path = resources.files("engine.inventory").joinpath("data").joinpath("synonyms.csv")
+    with path.open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    return tuple(
+        _Synonym(row["field"], int(row["priority"]), row["match"] == "exact", row["synonym"])
+        for row in rows
+    )
+
+
+def words(text: str) -> str:
+    """Folded header with punctuation as spaces: 'Emissões (t CO₂e)' -> 'emissoes t co2e'."""
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", fold(text.replace("₂", "2"))).split())
+
+
+@dataclass(frozen=True)
+class Match:
+    field: str  # a canonical field, or "<emission field>:<gas>"
+    priority: int
+
+
+HEADER_JOIN = " / "  # how the rows of a multi-row header are joined into one name
+
+
+def match_header(header: str) -> Match | None:
+    """The best canonical field for a header, or None.
+
+    A multi-row header ("Emissões (t) / CO2") is matched whole and part by part: the whole
+    carries the gas and unit, a part may be the exact name ("Identificação / Unidade").
+    """
+    parts = [header, *header.split(HEADER_JOIN)] if HEADER_JOIN in header else [header]
+    best: Match | None = None
+    for part in parts:
+        found = _match_text(words(part))
+        if found is not None and (best is None or found.priority > best.priority):
+            best = found
+    return best
+
+
+def _match_text(text: str) -> Match | None:
+    if not text:
+        return None
+    best: Match | None = None
+    for synonym in _synonyms():
+        hit = text == synonym.words if synonym.exact else _contains(text, synonym.words)
+        if hit:
+            priority = synonym.priority + (100 if synonym.exact else 0)
+            if best is None or priority > best.priority:
+                best = Match(synonym.field, priority)
+    gas = gas_in_header(text)
+    if gas and (best is None or (best.priority < 100 and best.field != EMISSION_FACTOR)):
+        if best is not None and best.field == EMISSIONS_TCO2E:
+            return Match(f"{EMISSIONS_TCO2E}:{gas}", best.priority)
+        if best is None or best.priority < _GAS_PRIORITY:
+            return Match(f"{EMISSIONS_T_GAS}:{gas}", _GAS_PRIORITY)
+    return best
+
+
+def _contains(text: str, phrase: str) -> bool:
+    return f" {phrase} " in f" {text} "
+
+
+def gas_in_header(text: str) -> str | None:
+    """A gas a header names as a word or two: 'co2 t' -> CO2, 'hfc 134a kg' -> HFC134a."""
+    tokens = text.split()
+    for size in (3, 2, 1):
+        for start in range(len(tokens) - size + 1):
+            gas = canonical_gas("".join(tokens[start : start + size]))
+            if gas and "biog" not in gas:
+                return gas
+    return None
+
+
+def base_field(mapped: str | None) -> str | None:
+    return mapped.split(":", 1)[0] if mapped else None
+
+
+def mapped_gas(mapped: str | None) -> str | None:
+    return mapped.split(":", 1)[1] if mapped and ":" in mapped else None
+
+
+def is_known(mapped: str) -> bool:
+    return base_field(mapped) in FIELDS
+
+
+_SCOPE_WORDS = re.compile(r"^(?:escopo|scope|s)?\s*([123])\b")
+
+
+def parse_scope(value: object) -> str | None:
+    """'Escopo 1', 'Scope 3 - cat. 6', '2', 2.0 -> '1', '3', '2', '2'."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return str(int(value)) if value in (1, 2, 3) else None
+    match = _SCOPE_WORDS.match(words(str(value)))
+    return match.group(1) if match else None
+
+
+@cache
+def _categories() -> tuple[tuple[str, str, str, str], ...]:
+    path = resources.files("engine.inventory").joinpath("data").joinpath("categories.csv")
+    with path.open(encoding="utf-8") as f:
+        rows = [
+            (r["synonym"], r["scope"], r["category_pt"], r["category_en"])
+            for r in csv.DictReader(f)
+        ]
+    return tuple(sorted(rows, key=lambda row: -len(row[0])))
+
+
+def category_of(text: object) -> tuple[str, str] | None:
+    """The GHG Protocol category a name mentions, as (scope, Portuguese name)."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    folded = words(text)
+    for synonym, scope, category_pt, _ in _categories():
+        if _contains(folded, synonym):
+            return scope, category_pt
+    return None

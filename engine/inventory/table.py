@@ -1,0 +1,222 @@
+"""Find the table in a raw sheet: skip titles, blanks and notes; join multi-row headers;
+keep total rows apart; locate error cells."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from engine.inventory.fields import HEADER_JOIN, base_field, match_header
+from engine.inventory.reader import RawSheet
+
+_HEADER_SEARCH_ROWS = 60
+_MAX_HEADER_ROWS = 4
+_TOTAL = re.compile(r"^\s*(sub-?\s*)?total\b|^\s*soma\b|^\s*grand total\b", re.IGNORECASE)
+_NOTE = re.compile(r"^\s*(fonte|nota|obs|source|note|\*|\(\*)", re.IGNORECASE)
+
+
+@dataclass
+class SheetTable:
+    sheet: str
+    header_rows: tuple[int, ...]  # 1-based sheet rows that make the header
+    columns: list[str]
+    body: pd.DataFrame  # data rows; index = 1-based sheet row
+    totals: pd.DataFrame  # total/subtotal rows, same columns
+    title: str = ""
+    notes: list[str] = field(default_factory=list)
+    error_cells: list[tuple[int, str]] = field(default_factory=list)  # (sheet row, column)
+    decimal_comma: bool | None = None
+
+
+def find_table(raw: RawSheet) -> SheetTable | None:
+    rows = raw.rows
+    if not rows:
+        return None
+    width = max((len(row) for row in rows[:_HEADER_SEARCH_ROWS]), default=0)
+    if width == 0:
+        return None
+    head = [_pad([_clean(v) for v in row], width) for row in rows[:_HEADER_SEARCH_ROWS]]
+    filled = _fill_merged(head, raw.merged)
+    best: tuple[float, int, int] | None = None  # (score, header row, rows above)
+    for index in range(len(head)):
+        if _is_blank(head[index]) or _numbers(head[index], allow_years=True):
+            continue
+        for above in range(_MAX_HEADER_ROWS):
+            start = index - above
+            if start < 0 or (above and not _header_like(filled[start], head, start, raw)):
+                break
+            names = _join(filled[start : index + 1])
+            score = _score(names) + 0.001 * above  # group rows above carry units
+            if best is None or score > best[0] + 1e-9:
+                best = (score, index, above)
+    if best is None or best[0] < 2:
+        return None
+    _, header_index, above = best
+    names = _unique(_join(filled[header_index - above : header_index + 1]))
+    body = pd.DataFrame(rows[header_index + 1 :], dtype=object)
+    body = body.reindex(columns=range(width)) if body.shape[1] != width else body
+    body = body.iloc[:, :width]
+    body.columns = names
+    body.index = pd.RangeIndex(header_index + 2, header_index + 2 + len(body))
+    body = body.replace("", None)
+    body, totals, notes = _split_rows(body, names)
+    title = " ".join(
+        str(v) for row in head[: header_index - above] for v in row if isinstance(v, str) and v
+    )
+    errors = sorted(
+        (r + 1, names[c]) for r, c in raw.error_cells if r + 1 in body.index and c < width
+    )
+    return SheetTable(
+        sheet=raw.name,
+        header_rows=tuple(range(header_index - above + 1, header_index + 2)),
+        columns=names,
+        body=body,
+        totals=totals,
+        title=title[:200],
+        notes=notes,
+        error_cells=errors,
+        decimal_comma=raw.decimal_comma,
+    )
+
+
+def _clean(value: object) -> object:
+    if isinstance(value, str):
+        return value.strip()
+    return "" if value is None else value
+
+
+def _pad(row: list[object], width: int) -> list[object]:
+    return row + [""] * (width - len(row))
+
+
+def _nonempty(row: list[object]) -> list[object]:
+    return [v for v in row if v != "" and v is not None]
+
+
+def _is_blank(row: list[object]) -> bool:
+    return not _nonempty(row)
+
+
+_NUMERIC_TEXT = re.compile(r"^[-+(]?\d[\d.,\s]*\)?%?$")
+
+
+def _numbers(row: list[object], *, allow_years: bool = False) -> int:
+    """Cells holding a number, typed or as text (a CSV gives only text).
+
+    With ``allow_years``, a whole year (a header of a column per year) is not counted.
+    """
+    count = 0
+    for value in row:
+        if isinstance(value, str):
+            if not _NUMERIC_TEXT.match(value):
+                continue
+            if allow_years and re.fullmatch(r"(19|20)\d\d", value):
+                continue
+            count += 1
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            if allow_years and float(value).is_integer() and 1990 <= value <= 2100:
+                continue
+            count += 1
+    return count
+
+
+def _fill_merged(
+    head: list[list[object]], merged: list[tuple[tuple[int, int], tuple[int, int]]]
+) -> list[list[object]]:
+    """Spread a merged cell's value over its whole range, as a reader sees it."""
+    filled = [list(row) for row in head]
+    for (r0, c0), (r1, c1) in merged:
+        if r0 >= len(filled):
+            continue
+        value = filled[r0][c0] if c0 < len(filled[r0]) else ""
+        for r in range(r0, min(r1, len(filled) - 1) + 1):
+            for c in range(c0, min(c1, len(filled[r]) - 1) + 1):
+                filled[r][c] = value
+    return filled
+
+
+def _header_like(row: list[object], head: list[list[object]], index: int, raw: RawSheet) -> bool:
+    """An upper header row: text only, and not a title spanning the whole table."""
+    values = _nonempty(head[index])
+    if not values or _numbers(head[index]):
+        return False
+    if len(values) == 1:
+        width = len(row)
+        spans = [c1 - c0 + 1 for (r0, c0), (_, c1) in raw.merged if r0 == index]
+        if spans:
+            return max(spans) < width * 0.8
+        return head[index][0] == ""  # a lone value over later columns groups them
+    return True
+
+
+def _join(rows: list[list[object]]) -> list[str]:
+    names = []
+    for column in range(len(rows[0])):
+        parts: list[str] = []
+        for row in rows:
+            text = str(row[column]).strip() if row[column] not in ("", None) else ""
+            if text and (not parts or parts[-1] != text):
+                parts.append(text)
+        names.append(HEADER_JOIN.join(parts))
+    return names
+
+
+def _score(names: list[str]) -> float:
+    fields = {base_field(m.field) for name in names if name and (m := match_header(name))}
+    emissions = any(f in ("emissions_t_gas", "emissions_tco2e") for f in fields)
+    return len(fields) + (0.5 if emissions else 0.0)
+
+
+def _unique(names: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    result = []
+    for index, given in enumerate(names):
+        name = given or f"Coluna {_letters(index)}"
+        count = seen.get(name, 0)
+        seen[name] = count + 1
+        result.append(name if count == 0 else f"{name} ({count + 1})")
+    return result
+
+
+def _letters(index: int) -> str:
+    letters = ""
+    index += 1
+    while index:
+        index, remainder = divmod(index - 1, 26)
+        letters = chr(65 + remainder) + letters
+    return letters
+
+
+def _split_rows(
+    body: pd.DataFrame, names: list[str]
+) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    present = body.notna()
+    counts = present.sum(axis=1)
+    body = body[counts > 0]
+    present, counts = present.loc[body.index], counts.loc[body.index]
+    text_columns = list(body.columns[: min(4, len(body.columns))])
+    is_total = pd.Series(False, index=body.index)
+    for column in text_columns:
+        values = body[column]
+        is_text = values.map(lambda v: isinstance(v, str))
+        if is_text.any():
+            is_total |= is_text & values.where(is_text, "").astype(str).str.match(_TOTAL)
+    lone = counts == 1
+    first_values = body.bfill(axis=1).iloc[:, 0] if lone.any() else pd.Series(dtype=object)
+    is_note = pd.Series(False, index=body.index)
+    if lone.any():
+        lone_values = first_values[lone]
+        is_note[lone] = lone_values.map(
+            lambda v: isinstance(v, str) and (len(v) > 25 or bool(_NOTE.match(v)))
+        )
+    header_again = pd.Series(False, index=body.index)
+    if len(body):
+        as_text = body.astype(str)
+        header_again = (as_text == pd.Series(names, index=body.columns)).sum(axis=1) >= max(
+            2, len(names) // 2
+        )
+    notes = [str(v) for v in first_values[is_note]] if is_note.any() else []
+    keep = ~(is_total | is_note | header_again)
+    return body[keep], body[is_total], notes

@@ -1,0 +1,109 @@
+"""Numbers as people type them (1.234,56 or 1,234.56) and mass units, to tonnes."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from engine.protocol import fold
+
+# Units of mass, to tonnes. Matched on the folded header or cell, as whole words.
+_MASS_UNITS: tuple[tuple[str, float], ...] = (
+    (r"megatoneladas?|megatonnes?", 1e6),
+    (r"kt|gg|quilotoneladas?|kilotonnes?", 1e3),
+    (r"t|ton|tons|tonne|tonnes|toneladas?|metric tons?|mt", 1.0),
+    (r"kg|quilos?|quilogramas?|kilograms?", 1e-3),
+    (r"g|gramas?|grams?", 1e-6),
+)
+_UNIT_PATTERNS = [
+    (re.compile(rf"(?<![a-z0-9])(?:{pattern})(?=$|[^a-z]|co2)"), factor)
+    for pattern, factor in _MASS_UNITS
+]
+_MEGATONNE = re.compile(r"(?<![A-Za-z])Mt(?![a-z])")  # case matters: 'mt' is a metric ton
+
+
+def mass_factor(text: object) -> float | None:
+    """Tonnes per unit named in a header or a unit cell; None when it names no mass unit."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    if _MEGATONNE.search(text):
+        return 1e6
+    folded = fold(text)
+    for pattern, factor in _UNIT_PATTERNS:
+        if pattern.search(folded):
+            return factor
+    return None
+
+
+_NUMBER_CHARS = re.compile(r"[^0-9,.\-+()eE]")
+_PLAIN_NUMBER = re.compile(r"^[-+]?\d*\.?\d+(?:[eE][-+]?\d+)?$")
+
+
+def _number_text(column: pd.Series) -> tuple[pd.Series, pd.Series, pd.Series]:
+    """The text cells of a column, cleaned; which were text; which were in parentheses."""
+    is_text = column.map(lambda v: isinstance(v, str))
+    text = column[is_text].astype(str).str.strip()
+    text = text.str.replace("\u00a0", "", regex=False).str.replace(" ", "", regex=False)
+    negative = text.str.match(r"^\(.*\)$")
+    text = text.str.replace(_NUMBER_CHARS, "", regex=True).str.strip("()")
+    return text, is_text, negative
+
+
+def decimal_votes(column: pd.Series) -> tuple[int, int]:
+    """How many text numbers can only be Brazilian (1.234,5) and only English (1,234.5).
+
+    '1.234' or '12,345' could be either and vote for neither.
+    """
+    if pd.api.types.is_numeric_dtype(column):
+        return 0, 0
+    text, _, _ = _number_text(column)
+    if text.empty:
+        return 0, 0
+    commas, dots = text.str.count(","), text.str.count(r"\.")
+    last_comma = text.str.rfind(",") > text.str.rfind(".")
+    single = text.str.extract(r"^[-+]?(\d*)[.,](\d+)$")
+    decimal_single = (
+        (single[1].str.len() != 3) | (single[0] == "0") | (single[0].str.len() > 3)
+    ) & single[1].notna()
+    brazilian = (
+        ((commas > 0) & (dots > 0) & last_comma)
+        | ((commas == 1) & (dots == 0) & decimal_single)
+        | ((dots > 1) & (commas == 0))
+    )
+    english = (
+        ((commas > 0) & (dots > 0) & ~last_comma)
+        | ((dots == 1) & (commas == 0) & decimal_single)
+        | ((commas > 1) & (dots == 0))
+    )
+    return int(brazilian.sum()), int(english.sum())
+
+
+def to_numbers(column: pd.Series, *, decimal_comma: bool = True) -> pd.Series:
+    """Coerce a column to floats; text that is not a number becomes NaN.
+
+    Text numbers follow the column's own evidence (``decimal_votes``) and, where the column
+    has none, ``decimal_comma``: the convention of the table it came from.
+    """
+    if pd.api.types.is_numeric_dtype(column):
+        return column.astype("float64")
+    numeric = pd.to_numeric(column, errors="coerce").astype("float64")
+    text, is_text, negative = _number_text(column)
+    if text.empty:
+        return numeric
+    brazilian, english = decimal_votes(column)
+    comma = brazilian > english if brazilian != english else decimal_comma
+    if comma:
+        text = text.str.replace(".", "", regex=False).str.replace(",", ".", regex=False)
+    else:
+        text = text.str.replace(",", "", regex=False)
+    parsed = pd.to_numeric(text.where(text.str.match(_PLAIN_NUMBER)), errors="coerce")
+    parsed = parsed.where(~negative, -parsed)
+    result = numeric.copy()
+    result[is_text] = parsed.astype("float64")
+    return result
+
+
+def finite(values: pd.Series) -> pd.Series:
+    return values.where(np.isfinite(values))
