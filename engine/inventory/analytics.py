@@ -27,6 +27,12 @@ def totals_by(table: pd.DataFrame, field: str) -> pd.DataFrame:
     return result
 
 
+def with_gwp_set(frame: pd.DataFrame, gwp_set: str) -> pd.DataFrame:
+    """Every total carries the GWP set it was computed with."""
+    frame.attrs["gwp_set"] = gwp_set
+    return frame
+
+
 def pareto(table: pd.DataFrame, top: int | None = None) -> pd.DataFrame:
     """Sources (with facility and gas) by t CO2e, with cumulative share."""
     keys = [F.SOURCE, F.FACILITY, F.GAS]

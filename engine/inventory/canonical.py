@@ -134,8 +134,9 @@ def canonicalize(table: SheetTable, mapping: dict[str, str | None], gwp_set: Gwp
     _check_totals_rows(table, [*roles.gas_mass, *roles.gas_co2e, roles.total], comma, findings)
     _report_gaps(table, base, canonical, findings)
     extra_columns = [c for c in mapping if c not in roles.used()]
-    extra = table.body[extra_columns].map(_text)
-    canonical = canonical.join(extra, rsuffix=" (original)")
+    extra = table.body[extra_columns].apply(lambda column: map_unique(column, _text))
+    extra = extra.rename(columns=lambda c: f"{c} (original)" if c in canonical.columns else c)
+    canonical = canonical.join(extra)
     ordered = [c for c in CANONICAL_COLUMNS if c in canonical]
     ordered += [c for c in canonical.columns if c not in CANONICAL_COLUMNS]
     return SheetResult(canonical[ordered].reset_index(drop=True), mapping, findings)
@@ -150,7 +151,7 @@ def _base_rows(
     base["row"] = table.body.index.to_numpy()
     for name in _DESCRIPTIVE:
         column = roles.by_field.get(name)
-        base[name] = table.body[column].map(_text) if column else None
+        base[name] = map_unique(table.body[column], _text) if column else None
     quantity = roles.by_field.get(F.QUANTITY)
     base[F.QUANTITY] = numbers[quantity] if quantity else np.nan
     biogenic = roles.by_field.get(F.BIOGENIC_CO2)
@@ -184,7 +185,7 @@ def _emission_rows(
         co2e = numbers[column] * (mass_factor(column) or 1.0)
         add(pd.Series(np.nan, index=base.index), gas, "reported", co2e=co2e)
     total = numbers[roles.total] * (mass_factor(roles.total) or 1.0) if roles.total else None
-    gases = base[F.GAS].map(lambda v: (canonical_gas(v) or v) if v else None)
+    gases = map_unique(base[F.GAS], lambda v: canonical_gas(v) or v)
     if not parts and roles.mass:
         mass = numbers[roles.mass] * _factor(roles.mass, unit_rows, findings, table.sheet)
         add(mass, gases, "computed", co2e=total)
@@ -210,7 +211,9 @@ def _with_co2e(
 ) -> pd.DataFrame:
     """t CO2e = t of gas x GWP where a gas mass is known; a reported figure stays otherwise."""
     computed = (canonical["basis"] == "computed") & canonical[F.EMISSIONS_T_GAS].notna()
-    factors = canonical[F.GAS].map(lambda g: gwp(g, gwp_set) if isinstance(g, str) else None)
+    factors = map_unique(
+        canonical[F.GAS], lambda g: gwp(g, gwp_set) if isinstance(g, str) else None
+    )
     canonical["gwp"] = pd.to_numeric(factors, errors="coerce").where(computed)
     reported = canonical[F.EMISSIONS_TCO2E].copy()
     ours = canonical[F.EMISSIONS_T_GAS] * canonical["gwp"]
@@ -228,6 +231,12 @@ def _with_co2e(
     return canonical
 
 
+def map_unique(values: pd.Series, func) -> pd.Series:
+    """``values.map(func)``, calling ``func`` once per distinct value: inventories repeat."""
+    distinct = pd.unique(values.dropna())
+    return values.map(dict(zip(distinct, map(func, distinct), strict=True)))
+
+
 def _text(value: object) -> object:
     """Cells kept as text. A leading =, +, -, @ stays literal text, never a formula."""
     if value is None or (isinstance(value, float) and np.isnan(value)):
@@ -242,8 +251,9 @@ def _fill_context(base: pd.DataFrame, table: SheetTable) -> None:
     context = F.category_of(table.sheet) or F.category_of(table.title)
     if base[F.CATEGORY].isna().all() and context:
         base[F.CATEGORY] = context[1]
-    scope = base[F.SCOPE].map(F.parse_scope)
-    from_category = base[F.CATEGORY].map(lambda c: (F.category_of(c) or (None,))[0])
+    scope = map_unique(base[F.SCOPE], F.parse_scope).astype(object)
+    from_category = map_unique(base[F.CATEGORY], lambda c: (F.category_of(c) or (None,))[0])
+    from_category = from_category.astype(object)
     scope = scope.fillna(from_category)
     if context:
         scope = scope.fillna(context[0])
@@ -256,7 +266,7 @@ def _fill_context(base: pd.DataFrame, table: SheetTable) -> None:
         if year:
             base[F.YEAR] = year.group(0)
     else:
-        base[F.YEAR] = base[F.YEAR].map(lambda y: str(y)[:4] if y else None)
+        base[F.YEAR] = map_unique(base[F.YEAR], lambda y: str(y)[:4] if y else None)
 
 
 def _row_units(body: pd.DataFrame, column: str | None) -> pd.Series | None:

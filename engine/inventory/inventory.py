@@ -36,13 +36,13 @@ class Inventory:
 
     def totals_by(self, field_name: str) -> pd.DataFrame:
         """Value, ``tco2e`` and ``share`` per scope, gas, category, facility or source."""
-        return analytics.totals_by(self.table, field_name)
+        return analytics.with_gwp_set(analytics.totals_by(self.table, field_name), self.gwp_set)
 
     def pareto(self, top: int | None = None) -> pd.DataFrame:
-        return analytics.pareto(self.table, top)
+        return analytics.with_gwp_set(analytics.pareto(self.table, top), self.gwp_set)
 
     def year_over_year(self) -> pd.DataFrame:
-        return analytics.year_over_year(self.table)
+        return analytics.with_gwp_set(analytics.year_over_year(self.table), self.gwp_set)
 
     def compare(self, previous: Inventory, field_name: str = F.SCOPE) -> pd.DataFrame:
         """This inventory against an earlier one, per value of a field."""
@@ -53,15 +53,15 @@ class Inventory:
         frame["change_pct"] = frame["change"] / frame["previous_tco2e"].where(
             frame["previous_tco2e"] != 0
         )
-        return frame.reset_index(names=field_name)
+        return analytics.with_gwp_set(frame.reset_index(names=field_name), self.gwp_set)
 
     def to_markdown(self) -> str:
         """The full canonical table. Text that could be read as a formula is quoted."""
         safe = self.table.copy()
         for column in safe.columns:
-            if safe[column].dtype == object:
-                safe[column] = safe[column].map(_safe_cell)
-        return safe.to_markdown(index=False)
+            if not pd.api.types.is_numeric_dtype(safe[column]):
+                safe[column] = safe[column].map(_safe_cell).astype(object)
+        return safe.to_markdown(index=False, missingval="")
 
     def digest(self, max_chars: int = DEFAULT_DIGEST_CHARS) -> str:
         """Aggregates, top rows, findings and the GWP set, in at most ``max_chars``."""

@@ -61,12 +61,14 @@ def find_table(raw: RawSheet) -> SheetTable | None:
     body.columns = names
     body.index = pd.RangeIndex(header_index + 2, header_index + 2 + len(body))
     body = body.replace("", None)
+    typed_errors = _error_texts(body)  # '#N/A' written as text: CSV, ODS
     body, totals, notes = _split_rows(body, names)
     title = " ".join(
         str(v) for row in head[: header_index - above] for v in row if isinstance(v, str) and v
     )
     errors = sorted(
-        (r + 1, names[c]) for r, c in raw.error_cells if r + 1 in body.index and c < width
+        {(r + 1, names[c]) for r, c in raw.error_cells if r + 1 in body.index and c < width}
+        | {(r, c) for r, c in typed_errors if r in body.index}
     )
     return SheetTable(
         sheet=raw.name,
@@ -79,6 +81,26 @@ def find_table(raw: RawSheet) -> SheetTable | None:
         error_cells=errors,
         decimal_comma=raw.decimal_comma,
     )
+
+
+_ERROR_TEXT = (
+    r"^#(?:N/A|N/D|VALUE!|VALOR!|REF!|DIV/0!|NUM!|NAME\?|NOME\?|NULL!|NULO!|SPILL!|CALC!)$"
+)
+
+
+def _error_texts(body: pd.DataFrame) -> list[tuple[int, str]]:
+    """Cells holding a spreadsheet error as text; they become missing values, in place."""
+    found = []
+    for column in body.columns:
+        values = body[column]
+        is_text = values.map(lambda v: isinstance(v, str))
+        if not is_text.any():
+            continue
+        errors = is_text & values.where(is_text, "").astype(str).str.match(_ERROR_TEXT)
+        if errors.any():
+            found.extend((int(row), column) for row in body.index[errors])
+            body.loc[errors, column] = None
+    return found
 
 
 def _clean(value: object) -> object:

@@ -1,0 +1,91 @@
+"""Ingestion end to end: read + map + analytics + digest, wall time and peak memory.
+
+    .venv/bin/python -m bench.ingest [--rows 1000 10000 100000]
+
+Each measurement runs in a fresh process, so its peak RSS is its own. Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from engine.inventory import load_inventory
+from engine.inventory.analytics import GROUPABLE
+from tests.inventory_fixtures import as_csv, as_xlsx, long_table
+
+
+def measure_one(path: str) -> dict:
+    started = time.perf_counter()
+    inventory = load_inventory(path)
+    loaded = time.perf_counter()
+    for field in GROUPABLE:
+        inventory.totals_by(field)
+    inventory.pareto()
+    inventory.year_over_year()
+    digest = inventory.digest()
+    finished = time.perf_counter()
+    return {
+        "canonical_rows": len(inventory.table),
+        "total_tco2e": round(inventory.total_tco2e, 3),
+        "load_s": round(loaded - started, 3),
+        "end_to_end_s": round(finished - started, 3),
+        "digest_chars": len(digest),
+    }
+
+
+def run_in_child(path: Path) -> dict:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bench.ingest", "--one", str(path)],
+        stdout=subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert process.stdout is not None
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise RuntimeError(f"measuring {path} failed")
+    result = json.loads(output)
+    result["peak_rss_mb"] = round(usage.ru_maxrss / 1024, 1)  # Linux reports KiB
+    result["file_mb"] = round(path.stat().st_size / 1_048_576, 2)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rows", type=int, nargs="*", default=[1_000, 10_000, 100_000])
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(measure_one(args.one)))
+        return
+    results: dict[str, dict] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for rows in args.rows:
+            table = long_table(rows)
+            for kind, payload in (("xlsx", as_xlsx(table)), ("csv", as_csv(table))):
+                path = Path(folder) / f"inventory_{rows}.{kind}"
+                path.write_bytes(payload)
+                results[f"{rows}_rows_{kind}"] = run_in_child(path)
+        digests = {}
+        for rows in (5_000, 50_000):
+            path = Path(folder) / f"digest_{rows}.csv"
+            path.write_bytes(as_csv(long_table(rows)))
+            digests[rows] = len(load_inventory(path).digest())
+    results["digest_chars_5000_vs_50000"] = {
+        "5000": digests[5_000],
+        "50000": digests[50_000],
+        "ratio": round(digests[50_000] / digests[5_000], 3),
+    }
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
