@@ -25,7 +25,9 @@ from pydantic import (
 
 
 def _now() -> datetime:
-    return datetime.now(UTC)
+    # Milliseconds: what BSON keeps, so a timestamp survives a trip through MongoDB intact.
+    now = datetime.now(UTC)
+    return now.replace(microsecond=now.microsecond // 1000 * 1000)
 
 
 def _id_to_str(value: Any) -> Any:

@@ -1,4 +1,6 @@
+import os
 from collections.abc import Iterator
+from uuid import uuid4
 
 import pytest
 
@@ -57,3 +59,31 @@ def session() -> AekoSession:
         id_user="64b8f0a1c9e1a2b3c4d5e6f1",
         name="Revisão do escopo 1",
     )
+
+
+@pytest.fixture(scope="session")
+def mongo(tmp_path_factory):
+    """A real wire-protocol server for the whole run: MONGODB_URI when set, else the embedded
+    SecantusDB server on a temporary folder, started by the store's own code."""
+    from store import StoreConfig, connect
+
+    config = StoreConfig(
+        uri=os.environ.get("MONGODB_URI") or None,
+        data_dir=tmp_path_factory.mktemp("mongo"),
+    )
+    store = connect(config, timeout_ms=20_000)
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def db_store(mongo):
+    """A fresh database on that server for one test."""
+    from store.client import Store
+    from store.indexes import ensure_indexes
+
+    name = f"aeko_test_{uuid4().hex[:12]}"
+    database = mongo.client[name]
+    ensure_indexes(database)
+    yield Store(mongo.client, database, mongo.target)
+    mongo.client.drop_database(name)

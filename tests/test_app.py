@@ -7,9 +7,23 @@ from engine import AGENT_NAMES
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_app_starts_and_shows_the_engine():
+def test_app_starts_and_shows_the_engine(monkeypatch, tmp_path):
+    monkeypatch.setenv("AEKO_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("MONGODB_URI", raising=False)
     app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
     assert not app.exception
     assert app.title[0].value == "Aeko Studio"
     table = app.dataframe[0].value
     assert list(table["Agent"]) == list(AGENT_NAMES)
+    assert any("Banco de dados: embutido" in c.value for c in app.sidebar.caption)
+
+
+def test_app_says_clearly_when_the_database_is_unreachable(monkeypatch):
+    monkeypatch.setenv(
+        "MONGODB_URI", "mongodb://bob:hunter2@127.0.0.1:1/?serverSelectionTimeoutMS=300"
+    )
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    assert not app.exception
+    shown = " ".join(e.value for e in app.error) + " ".join(c.value for c in app.caption)
+    assert "127.0.0.1:1" in shown and "MONGODB_URI" in shown
+    assert "hunter2" not in shown and "bob" not in shown

@@ -1,0 +1,47 @@
+"""Every index the app's queries use, created at start-up, idempotently.
+
+Each query names its index with ``hint``: SecantusDB's planner scans the collection when a
+filter has more than one predicate (``{_id, id_user}``), where mongod would pick the index.
+The hints make both servers take the same, indexed path.
+"""
+
+from __future__ import annotations
+
+from pymongo import ASCENDING, DESCENDING, IndexModel
+from pymongo.database import Database
+
+BY_ID = [("_id", ASCENDING)]
+USER_BY_EXTERNAL_ID = [("id_external_user", ASCENDING)]
+SESSION_BY_USER = [("id_user", ASCENDING), ("updated_at", DESCENDING)]
+MEMORY_BY_USER = [("id_user", ASCENDING)]
+MEMORY_EXPIRY = [("expires_at", ASCENDING)]
+PLAN_BY_USER = [("id_user", ASCENDING), ("updated_at", DESCENDING)]
+PLAN_BY_INVENTORY = [("id_user", ASCENDING), ("id_external_inventory", ASCENDING),
+                     ("updated_at", DESCENDING)]  # fmt: skip
+PLAN_BY_RUN = [("id_user", ASCENDING), ("run_id", ASCENDING)]
+INVENTORY_BY_USER = [("id_user", ASCENDING), ("uploaded_at", DESCENDING)]
+INVENTORY_BY_HASH = [("id_user", ASCENDING), ("sha256", ASCENDING)]
+
+INDEXES: dict[str, list[IndexModel]] = {
+    "user": [IndexModel(USER_BY_EXTERNAL_ID, unique=True)],
+    "session": [IndexModel(SESSION_BY_USER)],
+    "user_memory": [
+        IndexModel(MEMORY_BY_USER),
+        IndexModel(MEMORY_EXPIRY, expireAfterSeconds=0),  # the TTL sweep of expired memories
+    ],
+    "improvement_plan": [
+        IndexModel(PLAN_BY_USER),
+        IndexModel(PLAN_BY_INVENTORY),
+        IndexModel(PLAN_BY_RUN),  # a retried save finds the plan it already stored
+    ],
+    "inventory": [
+        IndexModel(INVENTORY_BY_USER),
+        IndexModel(INVENTORY_BY_HASH),
+        IndexModel([("number", ASCENDING)], unique=True),
+    ],
+}
+
+
+def ensure_indexes(db: Database) -> None:
+    for collection, models in INDEXES.items():
+        db[collection].create_indexes(models)

@@ -1,0 +1,75 @@
+"""Writes that could not reach the database, kept to be written when it is back.
+
+Every write here is idempotent by its run id, so retrying one that did reach the database
+before the connection dropped changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from engine.dto import AekoImprovementPlan, AekoMessage
+from store.client import Store
+from store.errors import StoreUnavailableError
+
+Kind = Literal["complete_turn", "reject_turn", "save_plan"]
+
+
+@dataclass(frozen=True)
+class Write:
+    kind: Kind
+    user_id: str
+    args: dict[str, Any]
+
+    @classmethod
+    def turn(cls, user_id: str, session_id: str, run_id: str, message: AekoMessage) -> Write:
+        return cls("complete_turn", user_id, {"session_id": session_id, "run_id": run_id,
+                                              "message": message})  # fmt: skip
+
+    @classmethod
+    def rejection(cls, user_id: str, session_id: str, run_id: str, question: str, *,
+                  reasons: str, guardrail_retries: int) -> Write:  # fmt: skip
+        return cls("reject_turn", user_id, {"session_id": session_id, "run_id": run_id,
+                                            "question": question, "reasons": reasons,
+                                            "guardrail_retries": guardrail_retries})  # fmt: skip
+
+    @classmethod
+    def plan(cls, user_id: str, plan: AekoImprovementPlan, run_id: str) -> Write:
+        return cls("save_plan", user_id, {"plan": plan, "run_id": run_id})
+
+    def apply(self, store: Store) -> None:
+        if self.kind == "save_plan":
+            store.plans(self.user_id).save(**self.args)
+        else:
+            getattr(store.sessions(self.user_id), self.kind)(**self.args)
+
+
+@dataclass
+class Outbox:
+    queued: list[Write] = field(default_factory=list)
+
+    def submit(self, store: Store, write: Write) -> bool:
+        """Write now if the database answers; otherwise keep it. True when it was written."""
+        self.flush(store)
+        if self.queued:
+            self.queued.append(write)
+            return False
+        try:
+            write.apply(store)
+        except StoreUnavailableError:
+            self.queued.append(write)
+            return False
+        return True
+
+    def flush(self, store: Store) -> int:
+        """Write what was kept, in order, until the first failure. Returns how many."""
+        written = 0
+        while self.queued:
+            try:
+                self.queued[0].apply(store)
+            except StoreUnavailableError:
+                break
+            self.queued.pop(0)
+            written += 1
+        return written

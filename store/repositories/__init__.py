@@ -1,0 +1,20 @@
+"""One repository per collection. Every one but ``UserRepository`` is bound to one user and
+scopes every read and write by that user's id."""
+
+from store.repositories.inventories import InventoryRecord, InventoryRepository
+from store.repositories.memories import MemoryRepository
+from store.repositories.plans import PlanRepository
+from store.repositories.sessions import PendingTurn, RejectedTurn, SessionRepository, SessionSummary
+from store.repositories.users import UserRepository
+
+__all__ = [
+    "InventoryRecord",
+    "InventoryRepository",
+    "MemoryRepository",
+    "PendingTurn",
+    "PlanRepository",
+    "RejectedTurn",
+    "SessionRepository",
+    "SessionSummary",
+    "UserRepository",
+]

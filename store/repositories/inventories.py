@@ -1,0 +1,122 @@
+"""Uploaded inventories: what was read and how, with the original file kept in GridFS so an
+analysis can be reproduced. ``number`` is the integer the plans refer to
+(``id_external_inventory``)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import gridfs
+from pymongo import ReturnDocument
+
+from store.documents import object_id
+from store.errors import NotFoundError
+from store.indexes import BY_ID, INVENTORY_BY_HASH, INVENTORY_BY_USER
+from store.repositories.base import Repository, guarded, now
+
+
+@dataclass(frozen=True)
+class InventoryRecord:
+    id: str
+    number: int
+    filename: str
+    size: int
+    sha256: str
+    sheets: list[str]
+    mapping: dict[str, Any]
+    summary: dict[str, Any]
+    uploaded_at: datetime
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, document: dict[str, Any]) -> InventoryRecord:
+        return cls(
+            id=str(document["_id"]),
+            number=int(document["number"]),
+            filename=document["filename"],
+            size=int(document["size"]),
+            sha256=document["sha256"],
+            sheets=list(document.get("sheets", [])),
+            mapping=dict(document.get("mapping", {})),
+            summary=dict(document.get("summary", {})),
+            uploaded_at=document["uploaded_at"],
+        )
+
+
+class InventoryRepository(Repository):
+    collection = "inventory"
+
+    @property
+    def _files(self) -> gridfs.GridFS:
+        return gridfs.GridFS(self.db, collection="inventory_file")
+
+    @guarded
+    def save(
+        self,
+        filename: str,
+        data: bytes,
+        *,
+        sheets: list[str],
+        mapping: dict[str, Any],
+        summary: dict[str, Any],
+    ) -> InventoryRecord:
+        """Store an upload once per user and content; the same file again returns its record."""
+        digest = hashlib.sha256(data).hexdigest()
+        existing = self.col.find_one(self._mine(sha256=digest), hint=INVENTORY_BY_HASH)
+        if existing is not None:
+            return InventoryRecord.of(existing)
+        file_id = self._files.put(data, filename=filename, id_user=self.user_id)
+        counter = self.db["counter"].find_one_and_update(
+            {"_id": "inventory"}, {"$inc": {"value": 1}}, upsert=True,
+            return_document=ReturnDocument.AFTER,
+        )  # fmt: skip
+        document = {
+            "id_user": self.user_id,
+            "number": int(counter["value"]),
+            "filename": filename,
+            "size": len(data),
+            "sha256": digest,
+            "sheets": sheets,
+            "mapping": mapping,
+            "summary": summary,
+            "file_id": file_id,
+            "uploaded_at": now(),
+        }
+        document["_id"] = self.col.insert_one(document).inserted_id
+        return InventoryRecord.of(document)
+
+    @guarded
+    def get(self, inventory_id: str) -> InventoryRecord:
+        return InventoryRecord.of(self._document(inventory_id))
+
+    @guarded
+    def list(self, limit: int = 50) -> list[InventoryRecord]:
+        cursor = self.col.find(self._mine(), hint=INVENTORY_BY_USER)
+        cursor = cursor.sort([("uploaded_at", -1), ("_id", -1)]).limit(limit)
+        return [InventoryRecord.of(d) for d in cursor]
+
+    @guarded
+    def file(self, inventory_id: str) -> bytes:
+        """The original upload, byte for byte."""
+        return self._files.get(self._document(inventory_id)["file_id"]).read()
+
+    @guarded
+    def delete(self, inventory_id: str) -> bool:
+        document = self.col.find_one_and_delete(
+            self._mine(_id=object_id(inventory_id, "inventário")), hint=BY_ID
+        )
+        if document is None:
+            return False
+        self._files.delete(document["file_id"])
+        return True
+
+    def _document(self, inventory_id: str) -> dict[str, Any]:
+        document = self.col.find_one(
+            self._mine(_id=object_id(inventory_id, "inventário")), hint=BY_ID
+        )
+        if document is None:
+            raise NotFoundError("inventário / inventory")
+        return document

@@ -1,0 +1,170 @@
+"""Sessions and their turns. A turn is never lost nor doubled:
+
+- ``begin_turn`` records the question as pending before the engine runs;
+- ``complete_turn`` appends the answer with one atomic ``$push`` + ``$set`` of ``updated_at``;
+- ``reject_turn`` records a rejected run outside ``messages[]``, so the conversation the
+  agents replay stays clean;
+- both are idempotent by the run id (``applied_runs``), so a retry after a timeout is a no-op.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from engine.dto import AekoMessage, AekoSession
+from store.documents import from_db, object_id, to_db
+from store.errors import NotFoundError
+from store.indexes import BY_ID, SESSION_BY_USER
+from store.repositories.base import Repository, guarded, now
+
+_APPLIED_RUNS_KEPT = 500  # enough for any retry window; keeps the document small
+_NEWEST_FIRST = [("updated_at", -1), ("_id", -1)]  # ids break ties within a millisecond
+_LIST_PROJECTION = {"name": 1, "created_at": 1, "updated_at": 1, "id_user": 1}
+_SESSION_PROJECTION = {"applied_runs": 0, "pending": 0, "rejected": 0}
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    id: str
+    name: str
+    created_at: datetime | None
+    updated_at: datetime | None
+
+
+@dataclass(frozen=True)
+class PendingTurn:
+    run_id: str
+    input: str
+    submitted_at: datetime
+
+
+@dataclass(frozen=True)
+class RejectedTurn:
+    run_id: str
+    input: str
+    submitted_at: datetime
+    reasons: str
+    guardrail_retries: int
+
+
+class SessionRepository(Repository):
+    collection = "session"
+
+    @guarded
+    def create(self, name: str) -> AekoSession:
+        stamp = now()
+        session = AekoSession(id_user=str(self.user_id), name=name, created_at=stamp,
+                              updated_at=stamp)  # fmt: skip
+        inserted = self.col.insert_one(to_db(session.model_dump(by_alias=True)))
+        session.id = str(inserted.inserted_id)
+        return session
+
+    @guarded
+    def get(self, session_id: str) -> AekoSession:
+        document = self.col.find_one(self._one(session_id), _SESSION_PROJECTION, hint=BY_ID)
+        if document is None:
+            raise NotFoundError("sessão / session")
+        return AekoSession.model_validate(from_db(document))
+
+    @guarded
+    def list(self, limit: int = 50) -> list[SessionSummary]:
+        """Newest first, without the turns."""
+        cursor = self.col.find(self._mine(), _LIST_PROJECTION, hint=SESSION_BY_USER)
+        cursor = cursor.sort(_NEWEST_FIRST).limit(limit)
+        return [
+            SessionSummary(
+                str(d["_id"]), d.get("name", ""), d.get("created_at"), d.get("updated_at")
+            )
+            for d in cursor
+        ]
+
+    @guarded
+    def rename(self, session_id: str, name: str) -> bool:
+        result = self.col.update_one(self._one(session_id), {"$set": {"name": name}}, hint=BY_ID)
+        return result.matched_count == 1
+
+    @guarded
+    def delete(self, session_id: str) -> bool:
+        return self.col.delete_one(self._one(session_id), hint=BY_ID).deleted_count == 1
+
+    @guarded
+    def begin_turn(self, session_id: str, run_id: str, question: str) -> PendingTurn:
+        """Record the question before the engine runs: a crash cannot lose it."""
+        turn = PendingTurn(run_id, question, now())
+        result = self.col.update_one(
+            {
+                **self._one(session_id),
+                "pending.run_id": {"$ne": run_id},
+                "applied_runs": {"$ne": run_id},
+            },
+            {
+                "$push": {
+                    "pending": {
+                        "run_id": run_id,
+                        "input": question,
+                        "submitted_at": turn.submitted_at,
+                    }
+                }
+            },
+            hint=BY_ID,
+        )
+        if result.matched_count == 0 and not self.col.count_documents(
+            self._one(session_id), hint=BY_ID
+        ):
+            raise NotFoundError("sessão / session")
+        return turn
+
+    @guarded
+    def complete_turn(self, session_id: str, run_id: str, message: AekoMessage) -> bool:
+        """Append the answered turn, once. False when this run was already applied."""
+        result = self.col.update_one(
+            self._unapplied(session_id, run_id),
+            {
+                "$push": {"messages": message.model_dump(), **self._applied(run_id)},
+                "$pull": {"pending": {"run_id": run_id}},
+                "$set": {"updated_at": message.submitted_at},
+            },
+            hint=BY_ID,
+        )
+        return result.modified_count == 1
+
+    @guarded
+    def reject_turn(
+        self, session_id: str, run_id: str, question: str, *, reasons: str, guardrail_retries: int
+    ) -> bool:
+        """Record a run the guardrail rejected, outside the conversation, once."""
+        record = {"run_id": run_id, "input": question, "submitted_at": now(),
+                  "reasons": reasons, "guardrail_retries": guardrail_retries}  # fmt: skip
+        result = self.col.update_one(
+            self._unapplied(session_id, run_id),
+            {
+                "$push": {"rejected": record, **self._applied(run_id)},
+                "$pull": {"pending": {"run_id": run_id}},
+            },
+            hint=BY_ID,
+        )
+        return result.modified_count == 1
+
+    @guarded
+    def pending_turns(self, session_id: str) -> list[PendingTurn]:
+        document = self.col.find_one(self._one(session_id), {"pending": 1}, hint=BY_ID) or {}
+        return [PendingTurn(p["run_id"], p["input"], p["submitted_at"])
+                for p in document.get("pending", [])]  # fmt: skip
+
+    @guarded
+    def rejected_turns(self, session_id: str) -> list[RejectedTurn]:
+        document = self.col.find_one(self._one(session_id), {"rejected": 1}, hint=BY_ID) or {}
+        return [RejectedTurn(r["run_id"], r["input"], r["submitted_at"], r.get("reasons", ""),
+                             r.get("guardrail_retries", 0))
+                for r in document.get("rejected", [])]  # fmt: skip
+
+    def _one(self, session_id: str) -> dict:
+        return self._mine(_id=object_id(session_id, "sessão / session"))
+
+    def _unapplied(self, session_id: str, run_id: str) -> dict:
+        return {**self._one(session_id), "applied_runs": {"$ne": run_id}}
+
+    @staticmethod
+    def _applied(run_id: str) -> dict:
+        return {"applied_runs": {"$each": [run_id], "$slice": -_APPLIED_RUNS_KEPT}}

@@ -1,0 +1,183 @@
+"""The server side: indexes that serve every query, the embedded server's life, failures."""
+
+import json
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from pymongo import MongoClient, monitoring
+
+from engine import AekoImprovementPlan, AekoMessage
+from store import StoreConfig, StoreUnavailableError, connect, describe_target
+from store.client import Store
+from store.embedded import start_or_join
+from store.outbox import Outbox, Write
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class _Queries(monitoring.CommandListener):
+    """Every filter the repositories send, as (collection, filter, sort)."""
+
+    def __init__(self):
+        self.seen = []
+
+    def started(self, event):
+        cmd = event.command
+        name = event.command_name
+        if name == "find":
+            self.seen.append((cmd["find"], cmd.get("filter", {}), cmd.get("sort"), cmd.get("hint")))
+        elif name in ("update", "delete"):
+            for statement in cmd.get("updates", cmd.get("deletes", [])):
+                self.seen.append((cmd[name], statement["q"], None, statement.get("hint")))
+        elif name == "findAndModify":
+            self.seen.append((cmd[name], cmd.get("query", {}), cmd.get("sort"), cmd.get("hint")))
+        elif name == "aggregate" and cmd.get("pipeline") and "$match" in cmd["pipeline"][0]:
+            self.seen.append((cmd[name], cmd["pipeline"][0]["$match"], None, cmd.get("hint")))
+
+    def succeeded(self, event):
+        pass
+
+    def failed(self, event):
+        pass
+
+
+def _stages(plan):
+    if isinstance(plan, dict):
+        if "stage" in plan:
+            yield plan["stage"]
+        for value in plan.values():
+            yield from _stages(value)
+    elif isinstance(plan, list):
+        for value in plan:
+            yield from _stages(value)
+
+
+def test_every_query_the_repositories_make_is_served_by_an_index(mongo):
+    listener = _Queries()
+    uri = os.environ.get("MONGODB_URI") or mongo.server.uri
+    client = MongoClient(uri, event_listeners=[listener], tz_aware=True, retryWrites=False)
+    name = "aeko_test_explain"
+    client.drop_database(name)
+    from store.indexes import ensure_indexes
+
+    ensure_indexes(client[name])
+    store = Store(client, client[name], "test")
+    user = store.users.get_or_create(42, role="r")
+    sessions = store.sessions(user.id)
+    session = sessions.create("s")
+    sessions.begin_turn(session.id, "r1", "q")
+    sessions.complete_turn(session.id, "r1", AekoMessage(input="q", output="a"))
+    sessions.reject_turn(session.id, "r2", "q", reasons="x", guardrail_retries=3)
+    sessions.get(session.id), sessions.list(), sessions.pending_turns(session.id)
+    sessions.rejected_turns(session.id), sessions.rename(session.id, "n")
+    memories = store.memories(user.id)
+    memory = memories.add("f", "d", expires_at=datetime.now(UTC) + timedelta(days=1))
+    memories.active(), memories.all(), memories.expire(memory.id), memories.delete(memory.id)
+    plans = store.plans(user.id)
+    plan = plans.save(AekoImprovementPlan(id_external_inventory=1, defined_problem="a",
+                                          method="b", reasoning="c"), run_id="p")  # fmt: skip
+    plans.list(), plans.by_inventory(1), plans.get(plan.id), plans.delete(plan.id)
+    inventories = store.inventories(user.id)
+    record = inventories.save("a.csv", b"a;b\n1;2\n", sheets=[], mapping={}, summary={})
+    inventories.list(), inventories.file(record.id), inventories.get(record.id)
+    inventories.delete(record.id), sessions.delete(session.id)
+    store.users.get(user.id)
+
+    assert len(listener.seen) > 25
+    unserved = []
+    for collection, query, sort, hint in listener.seen:
+        if not query and collection.startswith("inventory_file."):
+            continue  # GridFS's own probe of whether its collections are empty (one document)
+        explain = {"find": collection, "filter": query}
+        if sort:
+            explain["sort"] = sort
+        if hint:
+            explain["hint"] = hint
+        plan_doc = client[name].command({"explain": explain, "verbosity": "queryPlanner"})
+        stages = set(_stages(plan_doc["queryPlanner"]["winningPlan"]))
+        if "COLLSCAN" in stages or not stages & {"IXSCAN", "IDHACK", "EXPRESS_IXSCAN",
+                                                 "CLUSTERED_IXSCAN", "EOF"}:  # fmt: skip
+            unserved.append((collection, query, stages))
+    client.drop_database(name)
+    client.close()
+    assert unserved == [], "\n".join(f"{c} {sorted(q)} {s}" for c, q, s in unserved)
+
+
+def test_credentials_never_reach_the_message():
+    uri = "mongodb://alice:s3cr3t@127.0.0.1:1/aeko"
+    assert describe_target(uri) == "127.0.0.1:1"
+    with pytest.raises(StoreUnavailableError) as caught:
+        connect(StoreConfig(uri=uri), timeout_ms=300)
+    for text in (str(caught.value), caught.value.message_pt, caught.value.message_en,
+                 repr(StoreConfig(uri=uri))):  # fmt: skip
+        assert "s3cr3t" not in text and "alice" not in text
+    assert "127.0.0.1:1" in caught.value.message_pt
+    assert "MONGODB_URI" in caught.value.message_en
+
+
+def test_a_second_process_on_the_same_folder_joins_the_running_server(tmp_path):
+    server = start_or_join(tmp_path)
+    try:
+        assert server.owned
+        script = (
+            "import json, sys; from pathlib import Path; from store.embedded import start_or_join;"
+            "s = start_or_join(Path(sys.argv[1])); print(json.dumps([s.port, s.owned]))"
+        )
+        out = subprocess.run([sys.executable, "-c", script, str(tmp_path)], cwd=ROOT,
+                             capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
+        assert json.loads(out.stdout.strip().splitlines()[-1]) == [server.port, False]
+        store = connect(StoreConfig(data_dir=tmp_path), timeout_ms=5_000)
+        assert store.server.port == server.port and not store.server.owned
+        store.close()  # a joiner's close leaves the owner's server running
+        assert server.process.poll() is None
+    finally:
+        server.stop()
+    assert server.process.poll() is not None
+    assert not (tmp_path / "server.json").exists()
+
+
+def test_data_survive_a_restart_and_a_turn_lost_with_the_database_is_written_once_back(
+    tmp_path,
+):
+    first = connect(StoreConfig(data_dir=tmp_path), timeout_ms=1_000)
+    user = first.users.get_or_create(7)
+    session = first.sessions(user.id).create("Perdida")
+    first.sessions(user.id).begin_turn(session.id, "run-lost", "pergunta")
+    first.server.stop()  # the database goes away while the engine answers
+
+    outbox = Outbox()
+    answer = AekoMessage(input="pergunta", output="resposta")
+    assert outbox.submit(first, Write.turn(user.id, session.id, "run-lost", answer)) is False
+    assert len(outbox.queued) == 1
+    assert outbox.flush(first) == 0  # still down: kept, no traceback
+    first.client.close()
+
+    back = connect(StoreConfig(data_dir=tmp_path), timeout_ms=5_000)
+    try:
+        assert back.sessions(user.id).pending_turns(session.id)[0].input == "pergunta"
+        assert outbox.flush(back) == 1
+        outbox.queued.append(Write.turn(user.id, session.id, "run-lost", answer))
+        assert outbox.flush(back) == 1  # a retry of what was already written changes nothing
+        messages = back.sessions(user.id).get(session.id).messages
+        assert [m.output for m in messages] == ["resposta"]
+        assert back.sessions(user.id).pending_turns(session.id) == []
+    finally:
+        back.close()
+
+
+def test_repository_calls_on_a_lost_connection_raise_a_short_error(tmp_path):
+    store = connect(StoreConfig(data_dir=tmp_path), timeout_ms=800)
+    user = store.users.get_or_create(9)
+    store.server.stop()
+    with pytest.raises(StoreUnavailableError) as caught:
+        store.sessions(user.id).list()
+    assert "embedded server" in caught.value.message_en
+    store.client.close()
+
+
+def test_store_is_a_plain_dataclass_without_secrets():
+    assert "uri" not in Store.__dataclass_fields__
