@@ -121,6 +121,39 @@ def inventory_flow(latency_s: float, plans: int) -> dict:
     }
 
 
+OFFLINE_QUESTIONS = {
+    "faq": "Qual a diferença entre escopo 1 e escopo 2?",
+    "green": "Com o que posso substituir o diesel da frota?",
+    "pollutants": "Quanto pesa o metano (CH4) comparado ao N2O?",
+    "plan": "Monte um plano para reduzir nossas emissões de refrigerantes R-410A",
+}
+
+
+def offline_turns(turns: int) -> dict:
+    """Model time of the offline analyst per chat turn (the sum of its calls' durations)."""
+    from engine.offline import OfflineAnalyst
+
+    analyst = OfflineAnalyst()
+    Aeko.config(fast_model=analyst, slow_model=analyst)
+    messenger = AekoMessenger(AekoUser(id_external_user=1, role="Analista ESG"))
+    result = {}
+    for label, question in OFFLINE_QUESTIONS.items():
+        messenger.send_message(question, AekoSession())  # loads the knowledge base once
+        model_ms, wall_ms = [], []
+        for _ in range(turns):
+            started = time.perf_counter()
+            response = messenger.send_message(question, AekoSession())
+            wall_ms.append((time.perf_counter() - started) * 1000)
+            model_ms.append(sum(call.duration_ms for call in response.usage.calls))
+        result[label] = {
+            "agents": response.agents_called,
+            "median_model_ms": round(statistics.median(model_ms), 3),
+            "max_model_ms": round(max(model_ms), 3),
+            "median_turn_ms": round(statistics.median(wall_ms), 3),
+        }
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--turns", type=int, default=300)
@@ -133,6 +166,7 @@ def main() -> None:
         "chat_specialist_path_0ms": chat_overhead("specialists", args.turns),
         "inventory_0ms": inventory_flow(0.0, args.turns // 3),
         "inventory_200ms": inventory_flow(0.2, args.plans),
+        "offline_analyst": offline_turns(max(20, args.turns // 10)),
     }
     print(json.dumps(result, indent=2, ensure_ascii=False))
 

@@ -14,6 +14,18 @@ from engine.dto import AekoMessage, AekoUser, AekoUserMemory
 from engine.graph.state import RunState
 from engine.protocol import PLAN_HEADINGS
 
+# The section labels of a request: the agents (and the offline analyst) read them.
+BUSINESS_CONTEXT = "Contexto do negócio"
+PREVIOUS_REPORT = "Relatório anterior (contexto)"
+HISTORY = "Histórico da conversa (mais antigo primeiro)"
+QUESTION = "Pergunta do usuário"
+INVENTORY = "Inventário de emissões (Markdown)"
+FINDINGS = "Análises recebidas até agora"
+GUARDRAIL_POINTS = "Pontos apontados pelo Guardrail de Saída na tentativa anterior"
+REVIEW_DRAFT = "Revise esta resposta"
+REVIEW_QUESTION = "Pergunta original do usuário"
+REVIEW_FINDINGS = "Análises recebidas"
+
 
 def business_context(user: AekoUser, memories: Sequence[AekoUserMemory]) -> str:
     lines = []
@@ -39,31 +51,27 @@ def history_transcript(messages: Sequence[AekoMessage]) -> str:
 def agent_request(state: RunState, *, inventory: bool) -> str:
     parts = []
     if state.get("context"):
-        label = "Relatório anterior (contexto)" if inventory else "Contexto do negócio"
+        label = PREVIOUS_REPORT if inventory else BUSINESS_CONTEXT
         parts.append(f"{label}:\n{state['context']}")
     if state.get("history"):
-        parts.append(f"Histórico da conversa (mais antigo primeiro):\n{state['history']}")
-    label = "Inventário de emissões (Markdown)" if inventory else "Pergunta do usuário"
-    parts.append(f"{label}:\n{state['request']}")
+        parts.append(f"{HISTORY}:\n{state['history']}")
+    parts.append(f"{INVENTORY if inventory else QUESTION}:\n{state['request']}")
     findings = latest_findings(state)
     if findings:
-        parts.append("Análises recebidas até agora:\n" + findings)
+        parts.append(f"{FINDINGS}:\n{findings}")
     if state.get("rejections"):
-        parts.append(
-            "Pontos apontados pelo Guardrail de Saída na tentativa anterior:\n"
-            + state["rejections"][-1]
-        )
+        parts.append(f"{GUARDRAIL_POINTS}:\n{state['rejections'][-1]}")
     return "\n\n".join(parts)
 
 
 def guardrail_request(state: RunState) -> str:
     parts = [
-        f"Revise esta resposta:\n<<<\n{state.get('draft', '')}\n>>>",
-        f"Pergunta original do usuário:\n{state['request']}",
+        f"{REVIEW_DRAFT}:\n<<<\n{state.get('draft', '')}\n>>>",
+        f"{REVIEW_QUESTION}:\n{state['request']}",
     ]
     findings = latest_findings(state)
     if findings:
-        parts.append("Análises recebidas:\n" + findings)
+        parts.append(f"{REVIEW_FINDINGS}:\n{findings}")
     return "\n\n".join(parts)
 
 

@@ -34,8 +34,8 @@ def with_gwp_set(frame: pd.DataFrame, gwp_set: str) -> pd.DataFrame:
 
 
 def pareto(table: pd.DataFrame, top: int | None = None) -> pd.DataFrame:
-    """Sources (with facility and gas) by t CO2e, with cumulative share."""
-    keys = [F.SOURCE, F.FACILITY, F.GAS]
+    """Sources (with facility, fuel and gas) by t CO2e, with cumulative share."""
+    keys = [F.SOURCE, F.FACILITY, F.FUEL, F.GAS]
     frame = table[keys].fillna(UNKNOWN)
     grouped = table[F.EMISSIONS_TCO2E].groupby([frame[k] for k in keys]).sum(min_count=1)
     grouped = grouped.dropna().sort_values(ascending=False)

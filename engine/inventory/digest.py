@@ -94,12 +94,13 @@ def _pareto(inv: Inventory, rows: int) -> str:
     top = inv.pareto(top=rows)
     lines = [
         "## Principais fontes (Pareto)",
-        "| fonte | unidade | gás | t CO2e | % | % acumulado |",
-        "|---|---|---|---:|---:|---:|",
+        "| fonte | unidade | combustível | gás | t CO2e | % | % acumulado |",
+        "|---|---|---|---|---:|---:|---:|",
     ]
     lines += [
-        f"| {_cut(str(s), 50)} | {_cut(str(f), 30)} | {g} | {br(t)} | {pct(sh)} | {pct(cum)} |"
-        for s, f, g, t, sh, cum in top.itertuples(index=False)
+        f"| {_cut(str(s), 50)} | {_cut(str(f), 30)} | {_cut(str(fu), 30)} | {g} | {br(t)} | "
+        f"{pct(sh)} | {pct(cum)} |"
+        for s, f, fu, g, t, sh, cum in top.itertuples(index=False)
     ]
     return "\n".join(lines)
 

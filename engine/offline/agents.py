@@ -1,0 +1,361 @@
+"""What each agent answers offline: computed from the request, never canned.
+
+Every answer keeps the protocol a real model must keep: a ``Next agent:`` line naming a
+successor the prompt offers, the guardrail's "Aprovado." / "Reprovado:", and the plan's
+three headings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from engine.agents.catalog import (
+    COORDINATOR,
+    FAQ,
+    GREEN_GASES_ANALYST,
+    GUARDRAIL,
+    INVENTORY_ANALYST,
+    ORCHESTRATOR,
+    POLLUTANTS_ANALYST,
+    ROUTER,
+)
+from engine.graph.routing import NO_AGENT
+from engine.inventory.digest import br, pct
+from engine.inventory.gwp import canonical_gas, gwp
+from engine.offline import knowledge
+from engine.offline.alternatives import Alternative, alternatives_for
+from engine.offline.facts import Facts, Source, facts_from_request
+from engine.offline.intent import classify
+from engine.offline.language import Language
+from engine.offline.request import Request
+from engine.protocol import fold
+
+_INTENT_AGENT = {
+    "concept": FAQ,
+    "out_of_scope": FAQ,
+    "pollutants": POLLUTANTS_ANALYST,
+    "green": GREEN_GASES_ANALYST,
+    "plan": COORDINATOR,
+}
+_DEFAULT_GASES = ("CO2", "CH4", "N2O", "HFC134a", "SF6")
+_LEAKS = re.compile(r"next\s*agent|!\[|https?://|www\.|<[a-z/][^>]*>", re.IGNORECASE)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _marker(name: str) -> str:
+    return f"\nNext agent: {name}"
+
+
+def _next(request: Request, preferred: str, fallback: str = NO_AGENT) -> str:
+    offered = request.successors
+    if preferred in offered:
+        return preferred
+    return fallback if fallback in offered or fallback == NO_AGENT else offered[0]
+
+
+# --- router and FAQ ------------------------------------------------------------------------
+
+
+def router(request: Request) -> str:
+    if request.retry_reasons and request.findings:
+        return "Nova tentativa: as análises já existem; falta consolidar." + _marker(ORCHESTRATOR)
+    intent = classify(request.question)
+    labels = {"concept": "pergunta conceitual", "out_of_scope": "fora do escopo de ESG",
+              "pollutants": "análise de poluentes", "green": "alternativas de menor carbono",
+              "plan": "plano de melhoria"}  # fmt: skip
+    return f"Intenção: {labels[intent]}." + _marker(_INTENT_AGENT[intent])
+
+
+_REFUSAL = {
+    "pt": "Posso ajudar com inventários de gases de efeito estufa, escopos, fatores de emissão "
+    "e planos de redução. Essa pergunta está fora desse tema; quer reformular pensando nas "
+    "emissões da sua empresa?",
+    "en": "I can help with greenhouse-gas inventories, scopes, emission factors and reduction "
+    "plans. That question is outside this topic; would you like to rephrase it around your "
+    "company's emissions?",
+}
+_NOT_FOUND = {
+    "pt": "Não encontrei esse conceito na base de conhecimento da Aeko. Tente com outras "
+    "palavras, por exemplo: escopo 2, GWP, ano-base, CO2 biogênico.",
+    "en": "I did not find that concept in Aeko's knowledge base. Try other words, for example: "
+    "scope 2, GWP, base year, biogenic CO2.",
+}
+_SOURCE = {"pt": "Fonte", "en": "Source"}
+
+
+def faq(request: Request) -> str:
+    lang = request.language
+    if classify(request.question) == "out_of_scope":
+        return _REFUSAL[lang] + _marker(NO_AGENT)
+    found = knowledge.search(request.question, lang)
+    if found is None:
+        return _NOT_FOUND[lang] + _marker(NO_AGENT)
+    entry, _ = found
+    return (
+        f"**{entry.title[lang]}**\n\n{entry.answer[lang]}\n\n"
+        f"{_SOURCE[lang]}: {entry.source} [{entry.id}]" + _marker(NO_AGENT)
+    )
+
+
+# --- analysts ------------------------------------------------------------------------------
+
+
+def _facts(request: Request) -> Facts | None:
+    return facts_from_request(request.text)
+
+
+def _shares_text(items, lang: Language, limit: int = 5) -> str:
+    return "; ".join(f"{s.label} {br(s.tco2e)} t CO2e ({pct(s.share)})" for s in items[:limit])
+
+
+def inventory_analyst(request: Request) -> str:
+    lang = request.language if request.question else "pt"
+    facts = _facts(request)
+    if facts is None:
+        text = {"pt": "Não encontrei uma tabela de emissões legível no inventário recebido.",
+                "en": "I found no readable emissions table in the inventory."}[lang]  # fmt: skip
+        return text + _marker(_next(request, POLLUTANTS_ANALYST))
+    lines = [
+        f"Total do inventário: {facts.total_text} t CO2e (GWP {facts.gwp_set}).",
+        f"Por escopo: {_shares_text(facts.by_scope, lang)}.",
+    ]
+    if facts.top_sources:
+        top = facts.top_sources[0]
+        lines.append(f"Maior fonte: {top.source} ({top.facility}, {top.gas}) com "
+                     f"{br(top.tco2e)} t CO2e ({pct(top.share)}).")  # fmt: skip
+    if facts.findings:
+        lines.append(f"Qualidade dos dados: {len(facts.findings)} apontamento(s), como: "
+                     f"{facts.findings[0]}")  # fmt: skip
+    return "\n".join(lines) + _marker(_next(request, POLLUTANTS_ANALYST))
+
+
+def pollutants_analyst(request: Request) -> str:
+    lang = request.language if request.question else "pt"
+    facts = _facts(request)
+    wants_options = classify(request.question) == "green" or "alternativ" in fold(request.question)
+    successor = GREEN_GASES_ANALYST if wants_options else ORCHESTRATOR
+    successor = _next(request, successor, _next(request, COORDINATOR, ORCHESTRATOR))
+    if facts is None:
+        return _gwp_overview(request, lang) + _marker(successor)
+    header = {"pt": "Gases que mais pesam", "en": "Gases that weigh most"}[lang]
+    sources = {"pt": "Principais fontes", "en": "Main sources"}[lang]
+    lines = [f"{header} (GWP {facts.gwp_set}): {_shares_text(facts.by_gas, lang)}."]
+    if facts.top_sources:
+        top = facts.top_sources[:3]
+        listed = "; ".join(
+            f"{s.source} – {s.gas}: {br(s.tco2e)} t CO2e ({pct(s.share)})" for s in top
+        )
+        together = {"pt": "do total acumulado", "en": "of the total together"}[lang]
+        lines.append(f"{sources}: {listed}; {pct(top[-1].cumulative)} {together}.")
+    lines.append(f"Total: {facts.total_text} t CO2e.")
+    return "\n".join(lines) + _marker(successor)
+
+
+def _gwp_overview(request: Request, lang: Language) -> str:
+    named = [g for word in re.findall(r"[\w\-₂]+", request.question) if (g := canonical_gas(word))]
+    gases = list(dict.fromkeys(named)) or list(_DEFAULT_GASES)
+    values = "; ".join(f"{gas}: AR5 {_num(gwp(gas, 'AR5'))}, AR6 {_num(gwp(gas, 'AR6'))}"
+                       for gas in gases if gwp(gas, "AR5") is not None)  # fmt: skip
+    if lang == "pt":
+        return ("Sem inventário carregado nesta conversa, comparo os gases pelo potencial de "
+                f"aquecimento global (GWP, 100 anos, IPCC): {values}. Quanto maior o GWP, mais "
+                "cada tonelada emitida pesa em t CO2e.")  # fmt: skip
+    return ("With no inventory loaded in this conversation, I compare the gases by global "
+            f"warming potential (GWP, 100 years, IPCC): {values}. The higher the GWP, the more "
+            "each tonne emitted weighs in t CO2e.")  # fmt: skip
+
+
+def _num(value: float | None) -> str:
+    return "—" if value is None else br(value, 0 if float(value).is_integer() else 1)
+
+
+def _options_for(source: Source) -> list[Alternative]:
+    return alternatives_for(f"{source.source} {source.fuel} {source.gas}")
+
+
+def green_gases_analyst(request: Request) -> str:
+    lang = request.language if request.question else "pt"
+    facts = _facts(request)
+    successor = _next(request, ORCHESTRATOR, _next(request, COORDINATOR))
+    lines = []
+    if facts is not None:
+        for source in facts.top_sources[:4]:
+            for option in _options_for(source)[:2]:
+                low = source.tco2e * option.reduction_min_pct / 100
+                high = source.tco2e * option.reduction_max_pct / 100
+                cut = {"pt": "redução estimada", "en": "estimated cut"}[lang]
+                lines.append(
+                    f"- {source.source} ({source.gas}, {br(source.tco2e)} t CO2e) → "
+                    f"{option.describe(lang)}; {cut}: {br(low)} – {br(high)} t CO2e/ano."
+                )
+    else:
+        for option in alternatives_for(request.question)[:4]:
+            lines.append(f"- {option.source[lang]} → {option.describe(lang)}")
+    if not lines:
+        none = {"pt": "Não há alternativa catalogada para as fontes citadas na base da Aeko; "
+                      "vale levantar fornecedores e medir antes de definir metas.",
+                "en": "Aeko's table has no catalogued option for the sources mentioned; survey "
+                      "suppliers and measure before setting targets."}  # fmt: skip
+        return none[lang] + _marker(successor)
+    title = {"pt": "Alternativas de menor carbono", "en": "Lower-carbon options"}[lang]
+    return f"{title}:\n" + "\n".join(lines) + _marker(successor)
+
+
+# --- coordinator ---------------------------------------------------------------------------
+
+_PLAN = {
+    "pt": {"total": "O inventário soma {total} t CO2e (GWP {gwp}).",
+           "scopes": "Por escopo: {scopes}.",
+           "top": "As maiores fontes — {sources} — concentram {cum} das emissões.",
+           "quality": "Antes de fixar metas, corrija {n} apontamento(s) de qualidade dos dados, "
+                      "como: {first}",
+           "measure": "Medida", "cut": "Redução esperada", "deadline": "Prazo",
+           "indicator": "Indicador", "indicator_text": "t CO2e da fonte no inventário anual",
+           "none": "sem alternativa catalogada; levantar opções e medir",
+           "sum": "Somadas, as medidas reduzem de {low} a {high} t CO2e/ano, {plow} a {phigh} "
+                  "do total de {total} t CO2e.",
+           "pareto": "A priorização segue o Pareto: as fontes escolhidas respondem por {share} "
+                     "das emissões, e cada faixa vem da referência citada para a alternativa.",
+           "generic_problem": "Sem inventário anexado, o plano parte do que a pergunta cita: "
+                              "{subject}.",
+           "generic_reason": "As faixas vêm das referências de cada alternativa; com o "
+                             "inventário carregado, o plano passa a citar as t CO2e de cada "
+                             "fonte."},
+    "en": {"total": "The inventory adds up to {total} t CO2e (GWP {gwp}).",
+           "scopes": "By scope: {scopes}.",
+           "top": "The largest sources — {sources} — account for {cum} of emissions.",
+           "quality": "Before fixing targets, correct {n} data-quality finding(s), such as: "
+                      "{first}",
+           "measure": "Measure", "cut": "Expected reduction", "deadline": "Deadline",
+           "indicator": "Indicator", "indicator_text": "the source's t CO2e in the yearly "
+                                                       "inventory",
+           "none": "no catalogued option; survey options and measure",
+           "sum": "Together the measures cut {low} to {high} t CO2e per year, {plow} to {phigh} "
+                  "of the {total} t CO2e total.",
+           "pareto": "Priorities follow the Pareto: the chosen sources account for {share} of "
+                     "emissions, and each range comes from the reference cited for the option.",
+           "generic_problem": "With no inventory attached, the plan starts from what the "
+                              "question mentions: {subject}.",
+           "generic_reason": "The ranges come from each option's reference; with the inventory "
+                             "loaded, the plan cites each source's t CO2e."},
+}  # fmt: skip
+
+
+def coordinator(request: Request) -> str:
+    lang = request.language if request.question else "pt"
+    facts = _facts(request)
+    year = datetime.now(UTC).year + 2
+    words = _PLAN[lang]
+    if facts is None:
+        return _generic_plan(request, lang, year) + _marker(NO_AGENT)
+    chosen = facts.top_sources[:3]
+    problem = [words["total"].format(total=facts.total_text, gwp=facts.gwp_set),
+               words["scopes"].format(scopes=_shares_text(facts.by_scope, lang))]  # fmt: skip
+    if chosen:
+        listed = ", ".join(f"{s.source} ({s.gas}, {br(s.tco2e)} t CO2e, {pct(s.share)})"
+                           for s in chosen)  # fmt: skip
+        problem.append(words["top"].format(sources=listed, cum=pct(chosen[-1].cumulative)))
+    method, low_sum, high_sum = [], 0.0, 0.0
+    if facts.findings:
+        method.append(words["quality"].format(n=len(facts.findings), first=facts.findings[0]))
+    for index, source in enumerate(chosen, start=1):
+        options = _options_for(source)
+        method.append(f"### {index}. {source.source} ({source.gas}, {br(source.tco2e)} t CO2e)")
+        if options:
+            best = options[0]
+            low = source.tco2e * best.reduction_min_pct / 100
+            high = source.tco2e * best.reduction_max_pct / 100
+            low_sum, high_sum = low_sum + low, high_sum + high
+            method += [f"- {words['measure']}: {best.alternative[lang]}",
+                       f"- {words['cut']}: {best.reduction_min_pct}–{best.reduction_max_pct}% = "
+                       f"{br(low)} a {br(high)} t CO2e/ano" if lang == "pt" else
+                       f"- {words['cut']}: {best.reduction_min_pct}–{best.reduction_max_pct}% = "
+                       f"{br(low)} to {br(high)} t CO2e/year",
+                       f"- {words['deadline']}: {year}",
+                       f"- {words['indicator']}: {words['indicator_text']}"]  # fmt: skip
+        else:
+            method.append(f"- {words['measure']}: {words['none']}")
+    reasoning = []
+    if facts.total_tco2e and high_sum:
+        reasoning.append(words["sum"].format(
+            low=br(low_sum), high=br(high_sum), plow=pct(low_sum / facts.total_tco2e),
+            phigh=pct(high_sum / facts.total_tco2e), total=facts.total_text))  # fmt: skip
+    share = sum(s.share for s in chosen)
+    reasoning.append(words["pareto"].format(share=pct(share)))
+    return _plan_text(" ".join(problem), "\n".join(method), " ".join(reasoning)) + _marker(NO_AGENT)
+
+
+def _generic_plan(request: Request, lang: Language, year: int) -> str:
+    words = _PLAN[lang]
+    options = alternatives_for(request.question)[:3]
+    subject = ", ".join(dict.fromkeys(o.source[lang] for o in options)) or request.question
+    method = []
+    for index, option in enumerate(options, start=1):
+        method += [f"### {index}. {option.source[lang]}",
+                   f"- {words['measure']}: {option.describe(lang)}",
+                   f"- {words['deadline']}: {year}"]  # fmt: skip
+    if not method:
+        method = [
+            {
+                "pt": "1. Carregar o inventário e identificar as fontes do Pareto.\n"
+                "2. Para cada fonte, escolher a alternativa e medir o resultado.",
+                "en": "1. Load the inventory and find the Pareto sources.\n"
+                "2. For each source, pick the option and measure the result.",
+            }[lang]
+        ]
+    return _plan_text(words["generic_problem"].format(subject=subject), "\n".join(method),
+                      words["generic_reason"])  # fmt: skip
+
+
+def _plan_text(problem: str, method: str, reasoning: str) -> str:
+    return f"## Problema definido\n{problem}\n\n## Método\n{method}\n\n## Raciocínio\n{reasoning}"
+
+
+# --- orchestrator and guardrail -----------------------------------------------------------
+
+
+def orchestrator(request: Request) -> str:
+    lang = request.language
+    findings = [text for agent, text in request.findings.items() if agent != ORCHESTRATOR]
+    if not findings:
+        text = {"pt": "Ainda não há análises para consolidar; reformule a pergunta citando a "
+                      "fonte ou o gás de interesse.",
+                "en": "There is no analysis to consolidate yet; rephrase the question naming "
+                      "the source or gas of interest."}[lang]  # fmt: skip
+        return text + _marker(GUARDRAIL)
+    body = "\n\n".join(_LEAKS.sub("", text).strip() for text in findings)
+    return body + _marker(GUARDRAIL)
+
+
+def guardrail(request: Request) -> str:
+    draft, reasons = request.draft, []
+    if not draft:
+        reasons.append("- A resposta está vazia.")
+    if _LEAKS.search(draft):
+        reasons.append("- Remova marcadores internos, links externos, imagens ou HTML.")
+    internal = (ROUTER, FAQ, INVENTORY_ANALYST, POLLUTANTS_ANALYST, GREEN_GASES_ANALYST,
+                COORDINATOR, ORCHESTRATOR)  # fmt: skip
+    agents = [name for name in internal if name in draft]
+    if agents:
+        reasons.append(f"- Não cite agentes internos ({', '.join(agents)}).")
+    grounded = "\n".join([request.question, *request.findings.values()])
+    loose = [n for n in _NUMBER.findall(draft) if len(n) > 1 and n not in grounded]
+    if loose:
+        reasons.append(f"- Números sem respaldo nas análises: {', '.join(loose[:5])}.")
+    if reasons:
+        return "Reprovado:\n" + "\n".join(reasons)
+    return "Aprovado. A resposta atende à pergunta e bate com as análises."
+
+
+RESPONDERS: dict[str, Callable[[Request], str]] = {
+    ROUTER: router,
+    FAQ: faq,
+    INVENTORY_ANALYST: inventory_analyst,
+    POLLUTANTS_ANALYST: pollutants_analyst,
+    GREEN_GASES_ANALYST: green_gases_analyst,
+    COORDINATOR: coordinator,
+    ORCHESTRATOR: orchestrator,
+    GUARDRAIL: guardrail,
+}

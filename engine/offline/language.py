@@ -1,0 +1,47 @@
+"""Portuguese or English, from the words of a message (or the user's stated preference)."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from engine.protocol import fold
+
+Language = Literal["pt", "en"]
+
+_PT = frozenset(
+    "que qual quais como onde quando porque por para com sem uma um os as do da dos das no na "
+    "nos nas ao aos meu minha nossa nosso nossos nossas e o a de em se mais menos muito sao "
+    "esta estao isso isto ser tem temos fazer reduzir emissoes gases plano empresa "
+    "diferenca entre escopo voce voces pode podem devo".split()
+)
+_EN = frozenset(
+    "the what which how where when why for with without an a of in on to is are do does our "
+    "my we can should could and or more less much this that these those be have has make "
+    "reduce emissions gases plan company difference between scope you your".split()
+)
+_PREFERENCE = re.compile(r"(idioma|lingua|language)[^:\n]*:\s*(?P<value>[^\n]+)", re.IGNORECASE)
+
+
+def detect_language(text: str, default: Language = "pt") -> Language:
+    words = re.findall(r"[a-z]+", fold(text))
+    if re.search(r"[ãõç]", text.lower()):
+        return "pt"
+    pt = sum(word in _PT for word in words)
+    en = sum(word in _EN for word in words)
+    if pt == en:
+        return default
+    return "pt" if pt > en else "en"
+
+
+def preferred_language(context: str) -> Language | None:
+    """A language the user asked for in a memory, e.g. '- idioma: prefere inglês'."""
+    match = _PREFERENCE.search(context)
+    if not match:
+        return None
+    value = fold(match.group("value"))
+    if re.search(r"\b(ingles|english|en)\b", value):
+        return "en"
+    if re.search(r"\b(portugues|portuguese|pt)\b", value):
+        return "pt"
+    return None

@@ -1,0 +1,203 @@
+"""The offline analyst: the same engine path, grounded answers, both languages."""
+
+import pytest
+
+from engine import (
+    Aeko,
+    AekoInventoryAnalyzer,
+    AekoMessenger,
+    AekoSession,
+    AekoUser,
+    AekoUserMemory,
+    GuardrailVerdict,
+)
+from engine.agents.catalog import (
+    COORDINATOR,
+    FAQ,
+    GREEN_GASES_ANALYST,
+    GUARDRAIL,
+    ORCHESTRATOR,
+    POLLUTANTS_ANALYST,
+    ROUTER,
+)
+from engine.inventory import load_inventory
+from engine.inventory.digest import br, pct
+from engine.offline import OFFLINE_MODEL_NAME, OfflineAnalyst
+from engine.offline.intent import classify
+from engine.offline.knowledge import entries, search
+from engine.offline.language import detect_language
+from tests import inventory_fixtures as fx
+
+
+@pytest.fixture
+def offline():
+    model = OfflineAnalyst()
+    Aeko.config(fast_model=model, slow_model=model)
+    return model
+
+
+@pytest.fixture
+def analyst():
+    return AekoUser(id_external_user=1, role="Analista ESG", usecase="Inventário 2024")
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("Qual a diferença entre escopo 1 e escopo 2?", "concept"),
+        ("What is the difference between scope 1 and scope 2?", "concept"),
+        ("Quais gases mais pesam nas nossas emissões?", "pollutants"),
+        ("Which sources weigh the most in our inventory?", "pollutants"),
+        ("Com o que posso substituir o HFC-134a dos chillers?", "green"),
+        ("What can replace the diesel in our truck fleet?", "green"),
+        ("Monte um plano para reduzir o escopo 1 em 20% até 2030", "plan"),
+        ("Draft an improvement plan with targets for our boilers", "plan"),
+        ("Monte um plano para reduzir nossas emissões de refrigerantes R-410A", "plan"),
+        ("Qual o melhor restaurante de São Paulo?", "out_of_scope"),
+        ("Who won the football match yesterday?", "out_of_scope"),
+    ],
+)
+def test_router_classifies_questions_in_both_languages(question, intent):
+    assert classify(question) == intent
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Qual a diferença entre escopo 1 e escopo 2?", "pt"),
+        ("Como reduzo as emissões da frota?", "pt"),
+        ("What is the difference between scope 1 and scope 2?", "en"),
+        ("How do we reduce our fleet emissions?", "en"),
+    ],
+)
+def test_language_is_detected_from_the_words(text, language):
+    assert detect_language(text) == language
+
+
+@pytest.mark.parametrize(
+    ("question", "entry_id"),
+    [
+        ("O que é escopo 2?", "scope2"),
+        ("What is scope 2?", "scope2"),
+        ("O que é GWP, o potencial de aquecimento global?", "gwp"),
+        ("What is the global warming potential (GWP)?", "gwp"),
+        ("Qual a diferença entre location-based e market-based no escopo 2?",
+         "scope2_location_vs_market"),
+        ("What is biogenic CO2 and where is it reported?", "biogenic_co2"),
+        ("O que é CO2 biogênico?", "biogenic_co2"),
+        ("Quando preciso recalcular o ano-base do inventário?", "recalculation"),
+        ("What is the Brazilian GHG Protocol Program?", "brazil_program"),
+        ("O que é o Registro Público de Emissões?", "public_registry"),
+        ("O que entra na categoria viagens a negócios do escopo 3?", "scope3_cat06"),
+        ("What does scope 3 category employee commuting cover?", "scope3_cat07"),
+    ],
+)  # fmt: skip
+def test_faq_retrieves_the_right_source_entry(question, entry_id):
+    found = search(question, detect_language(question))
+    assert found is not None
+    assert found[0].id == entry_id
+
+
+def test_every_knowledge_entry_has_both_languages_and_a_source():
+    ids = [entry.id for entry in entries()]
+    assert len(ids) == len(set(ids)) >= 25
+    for entry in entries():
+        assert entry.answer["pt"] and entry.answer["en"] and entry.source
+        assert "http" not in entry.answer["pt"] + entry.answer["en"]
+    for category in range(1, 16):
+        assert f"scope3_cat{category:02d}" in ids
+
+
+def test_a_concept_question_is_answered_by_faq_naming_its_source(offline, analyst):
+    session = AekoSession()
+    response = AekoMessenger(analyst).send_message("O que é escopo 2?", session)
+    assert response.agents_called == [ROUTER, FAQ]
+    entry = next(e for e in entries() if e.id == "scope2")
+    assert entry.answer["pt"] in response.message.output
+    assert f"Fonte: {entry.source} [scope2]" in response.message.output
+    assert response.message.llm == OFFLINE_MODEL_NAME
+    assert response.message.input_tokens > 0 and response.message.output_tokens > 0
+
+
+def test_english_question_gets_an_english_answer(offline, analyst):
+    response = AekoMessenger(analyst).send_message("What is scope 2?", AekoSession())
+    entry = next(e for e in entries() if e.id == "scope2")
+    assert entry.answer["en"] in response.message.output
+    assert "Source:" in response.message.output
+
+
+def test_the_profile_language_wins_over_the_message(offline, analyst):
+    memories = [AekoUserMemory(field="idioma", description="prefere respostas em inglês")]
+    response = AekoMessenger(analyst, memories).send_message("O que é escopo 2?", AekoSession())
+    entry = next(e for e in entries() if e.id == "scope2")
+    assert entry.answer["en"] in response.message.output
+
+
+def test_out_of_scope_gets_a_polite_refusal(offline, analyst):
+    response = AekoMessenger(analyst).send_message(
+        "Qual o melhor restaurante de São Paulo?", AekoSession()
+    )
+    assert response.agents_called == [ROUTER, FAQ]
+    assert "fora desse tema" in response.message.output
+
+
+def test_green_question_runs_the_specialist_path_and_is_approved(offline, analyst):
+    session = AekoSession()
+    events = list(AekoMessenger(analyst).stream(
+        "Com o que posso substituir o HFC-134a dos nossos chillers?", session))  # fmt: skip
+    response = events[-1].result
+    assert response.agents_called == [ROUTER, GREEN_GASES_ANALYST, ORCHESTRATOR, GUARDRAIL]
+    assert response.approved and response.reviewed
+    assert "R-1234yf" in response.message.output or "R-744" in response.message.output
+    assert "Next agent" not in response.message.output
+    verdicts = [e for e in events if isinstance(e, GuardrailVerdict)]
+    assert [v.approved for v in verdicts] == [True]
+
+
+def test_pollutant_question_without_inventory_compares_gwps_from_the_ipcc_values(offline, analyst):
+    response = AekoMessenger(analyst).send_message(
+        "Quanto pesa o metano (CH4) comparado ao N2O?", AekoSession()
+    )
+    assert POLLUTANTS_ANALYST in response.agents_called
+    assert "CH4: AR5 28" in response.message.output
+    assert "N2O: AR5 265" in response.message.output
+    assert response.approved
+
+
+def test_inventory_flow_offline_plan_numbers_equal_the_ingestion_analytics(offline):
+    data, _ = fx.ghg_program_workbook()
+    inventory = load_inventory(data, filename="programa.xlsx")
+    plan = AekoInventoryAnalyzer().analyze(inventory, id_external_inventory=3)
+    pareto = inventory.pareto()
+    top = pareto.iloc[0]
+    assert br(inventory.total_tco2e) in plan.defined_problem
+    assert f"{br(top['tco2e'])} t CO2e" in plan.defined_problem
+    assert pct(top["share"]) in plan.defined_problem
+    assert inventory.gwp_set in plan.defined_problem
+    assert "### 1." in plan.method
+    assert "t CO2e" in plan.reasoning
+    assert plan.agents_called[-1] == COORDINATOR
+    assert {c.model for c in plan.usage.calls} == {OFFLINE_MODEL_NAME}
+
+
+def test_inventory_flow_offline_from_small_markdown(offline):
+    markdown = (
+        "| Fonte | Combustível | Gás | Emissões (t) |\n|---|---|---|---|\n"
+        "| Caldeira | Óleo diesel | CO2 | 1240 |\n| Forno | Gás natural | CO2 | 800 |\n"
+        "| Chiller | — | HFC-134a | 0,05 |"
+    )
+    plan = AekoInventoryAnalyzer().analyze(markdown, id_external_inventory=4)
+    assert "2.105,0 t CO2e" in plan.defined_problem  # 1240 + 800 + 0.05 x 1300 (AR5)
+    assert "Caldeira (CO2, 1.240,0 t CO2e" in plan.defined_problem
+    assert "HVO" in plan.method or "biodiesel" in plan.method.lower()
+
+
+def test_offline_runs_are_deterministic(offline, analyst):
+    question = "Com o que posso substituir o diesel da frota?"
+    first = AekoMessenger(analyst).send_message(question, AekoSession())
+    second = AekoMessenger(analyst).send_message(question, AekoSession())
+    assert first.message.output == second.message.output
+    assert first.agents_called == second.agents_called
+    assert [c.input_tokens for c in first.usage.calls] == [
+        c.input_tokens for c in second.usage.calls
+    ]
