@@ -92,6 +92,7 @@ class AekoModelCall(BaseModel):
     input_tokens: int = 0
     output_tokens: int = 0
     duration_ms: float = 0.0
+    cost_usd: float | None = None  # None: the model's price is unknown
 
 
 class AekoUsage(BaseModel):
@@ -108,6 +109,13 @@ class AekoUsage(BaseModel):
     @property
     def output_tokens(self) -> int:
         return sum(call.output_tokens for call in self.calls)
+
+    @computed_field
+    @property
+    def cost_usd(self) -> float | None:
+        """The sum of the calls' costs; None when any call's price is unknown."""
+        costs = [call.cost_usd for call in self.calls]
+        return None if any(cost is None for cost in costs) else sum(costs)  # type: ignore[misc]
 
     @computed_field
     @property

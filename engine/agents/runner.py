@@ -15,6 +15,7 @@ from engine.constants import MAX_TOOL_ROUNDS
 from engine.dto import AekoModelCall, AekoTool
 from engine.errors import AekoModelError
 from engine.events import ToolCalled, ToolReturned
+from engine.pricing import call_cost
 from engine.protocol import split_marker
 
 Emit = Callable[[Any], None]
@@ -83,12 +84,15 @@ class AgentRunner:
         except Exception as exc:
             raise AekoModelError(self.name, exc) from exc
         usage = message.usage_metadata or {}
+        model = _model_name(message)
+        input_tokens, output_tokens = usage.get("input_tokens", 0), usage.get("output_tokens", 0)
         call = AekoModelCall(
             agent=self.name,
-            model=_model_name(message),
-            input_tokens=usage.get("input_tokens", 0),
-            output_tokens=usage.get("output_tokens", 0),
+            model=model,
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
             duration_ms=(time.perf_counter() - started) * 1000,
+            cost_usd=call_cost(model, input_tokens, output_tokens),
         )
         return message, call
 

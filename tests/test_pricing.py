@@ -1,0 +1,50 @@
+import pytest
+from genai_prices import Usage, calc_price
+
+from engine import Aeko, AekoMessenger, AekoSession, AekoUser
+from engine.agents.catalog import FAQ, ROUTER
+from engine.models.scripted import ScriptedChatModel
+from engine.offline import OfflineAnalyst
+from engine.pricing import call_cost
+
+FAQ_PATH = {ROUTER: ["Next agent: FAQ"], FAQ: ["R.\nNext agent: Nenhum"]}
+
+
+def test_a_known_model_is_priced_per_call_with_genai_prices():
+    expected = calc_price(Usage(input_tokens=1200, output_tokens=300), model_ref="gemini-2.5-flash")
+    assert call_cost("gemini-2.5-flash", 1200, 300) == pytest.approx(float(expected.total_price))
+    assert call_cost("models/gemini-2.5-flash", 1200, 300) == call_cost(
+        "gemini-2.5-flash", 1200, 300
+    )
+
+
+def test_an_unknown_model_costs_unknown_never_zero(caplog):
+    assert call_cost("modelo-que-nao-existe-9", 10, 10) is None
+    assert "modelo-que-nao-existe-9" in caplog.text
+
+
+def test_turn_cost_is_the_sum_of_each_call_and_unknown_poisons_the_total():
+    priced = ScriptedChatModel(model_name="gemini-2.5-flash", script=FAQ_PATH)
+    Aeko.config(fast_model=priced, slow_model=priced)
+    user = AekoUser(id_external_user=1, role="r")
+    usage = AekoMessenger(user).send_message("?", AekoSession()).usage
+    expected = sum(
+        float(calc_price(Usage(input_tokens=c.input_tokens, output_tokens=c.output_tokens),
+                         model_ref="gemini-2.5-flash").total_price)
+        for c in usage.calls
+    )  # fmt: skip
+    assert usage.cost_usd == pytest.approx(expected) and usage.cost_usd > 0
+    unknown = ScriptedChatModel(model_name="mystery-model", script=FAQ_PATH)
+    Aeko.config(fast_model=unknown, slow_model=unknown)
+    assert AekoMessenger(user).send_message("?", AekoSession()).usage.cost_usd is None
+
+
+def test_the_offline_analyst_is_free():
+    analyst = OfflineAnalyst()
+    Aeko.config(fast_model=analyst, slow_model=analyst)
+    usage = (
+        AekoMessenger(AekoUser(id_external_user=1, role="r"))
+        .send_message("O que é escopo 1?", AekoSession())
+        .usage
+    )
+    assert usage.cost_usd == 0.0
