@@ -4,8 +4,10 @@ import os
 
 import streamlit as st
 
+from components.context import set_context
 from components.database import database_status, open_store
 from components.engine_setup import configure_engine, engine_status
+from components.i18n import t
 from settings import load_settings
 
 
@@ -19,10 +21,19 @@ def _secrets() -> dict:
 st.set_page_config(page_title="Aeko Studio", page_icon=":material/eco:", layout="wide")
 settings = load_settings(_secrets(), os.environ)
 store = open_store(settings.store)
-database_status(settings.store, store)
-engine_status(configure_engine(settings.gemini_api_key))
+engine = configure_engine(settings.gemini_api_key)
+context = set_context(settings, store, engine)
+with st.sidebar:
+    st.markdown("### Aeko Studio")
+database_status(settings.store, store, context)
+engine_status(engine)
 
 navigation = st.navigation(
-    [st.Page("pages/overview.py", title="Engine", icon=":material/hub:", default=True)]
+    [
+        st.Page("pages/chat.py", title=t("nav_chat"), icon=":material/forum:", default=True),
+        st.Page("pages/inventory.py", title=t("nav_inventory"), icon=":material/table_chart:"),
+        st.Page("pages/history.py", title=t("nav_history"), icon=":material/history:"),
+        st.Page("pages/settings.py", title=t("nav_settings"), icon=":material/settings:"),
+    ]
 )
 navigation.run()

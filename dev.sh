@@ -23,6 +23,21 @@ ensure_venv() {
   fi
 }
 
+# The browser tests drive Debian's Chromium. Installed here when missing and we may
+# (root with apt-get, as on CI); otherwise those tests skip locally and fail under CI.
+ensure_chromium() {
+  if command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; then
+    return
+  fi
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Chromium for the browser tests..." >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium not installed and cannot install it here: browser tests will skip." >&2
+  fi
+}
+
 case "${1:-}" in
   app)
     ensure_venv
@@ -31,6 +46,7 @@ case "${1:-}" in
     ;;
   test)
     ensure_venv
+    ensure_chromium
     shift
     "$venv/bin/python" -m ruff check .
     "$venv/bin/python" -m ruff format --check .

@@ -20,6 +20,8 @@ class Settings:
     mongodb_db: str = DEFAULT_DB
     data_dir: Path = DEFAULT_DATA_DIR
     gemini_api_key: str | None = field(default=None, repr=False)
+    # The person using this deployment. Single-user for now; a sign-in would set it.
+    user_external_id: int = 1
 
     @property
     def store(self) -> StoreConfig:
@@ -36,4 +38,5 @@ def load_settings(secrets: Mapping[str, Any], environ: Mapping[str, str]) -> Set
         mongodb_db=read("MONGODB_DB") or DEFAULT_DB,
         data_dir=Path(read("AEKO_DATA_DIR") or DEFAULT_DATA_DIR),
         gemini_api_key=read("GEMINI_API_KEY") or read("GOOGLE_API_KEY"),
+        user_external_id=int(read("AEKO_USER_ID") or 1),
     )

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
+from components.i18n import language, t
 from store import Store, StoreConfig, StoreError, connect, describe_target
 
+if TYPE_CHECKING:
+    from components.context import AppContext
 
-@st.cache_resource(show_spinner="Iniciando o banco de dados…")
+
+@st.cache_resource(show_spinner="Iniciando o banco de dados… / Starting the database…")
 def _connect(config: StoreConfig) -> Store:
     return connect(config)
 
@@ -17,15 +23,22 @@ def open_store(config: StoreConfig) -> Store | None:
     try:
         return _connect(config)
     except StoreError as error:
-        st.error(error.message("pt"), icon=":material/database_off:")
-        st.caption(error.message("en"))
+        st.error(error.message(language()), icon=":material/database_off:")
         return None
 
 
-def database_status(config: StoreConfig, store: Store | None) -> None:
-    where = f"embutido, em `{config.data_dir}`" if config.embedded else describe_target(config.uri)
+def database_status(config: StoreConfig, store: Store | None, context: AppContext) -> None:
     with st.sidebar:
-        if store is not None and store.ping():
-            st.caption(f":material/database: Banco de dados: {where}")
+        if config.embedded:
+            where = t("db_embedded", where=config.data_dir)
         else:
-            st.caption(f":material/database_off: Banco de dados indisponível: {where}")
+            where = t("db_remote", where=describe_target(config.uri))
+        if store is not None and store.ping():
+            flushed = context.outbox.flush(store) if context.outbox.queued else 0
+            st.caption(f":material/database: {where}")
+            if flushed:
+                st.toast(t("set_saved"))
+        else:
+            st.caption(":material/database_off: " + t("db_down", where=where))
+        if context.outbox.queued:
+            st.warning(t("pending_writes", n=len(context.outbox.queued)), icon=":material/sync:")

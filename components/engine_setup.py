@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from engine import DEFAULT_FAST_MODEL, DEFAULT_SLOW_MODEL, Aeko
-from engine.offline import OfflineAnalyst
+from components.i18n import t
+from engine import Aeko
+from engine.offline import OFFLINE_MODEL_NAME, OfflineAnalyst
 
 
 @dataclass(frozen=True)
@@ -17,22 +18,24 @@ class EngineStatus:
     slow_model: str
 
 
-@st.cache_resource
 def configure_engine(api_key: str | None) -> EngineStatus:
-    if api_key:
-        Aeko.config(api_key)
-        return EngineStatus(False, DEFAULT_FAST_MODEL, DEFAULT_SLOW_MODEL)
-    analyst = OfflineAnalyst()
-    Aeko.config(fast_model=analyst, slow_model=analyst)
-    return EngineStatus(True, analyst.model_name, analyst.model_name)
+    """Configure the process-wide engine once; later reruns find it configured."""
+    if not Aeko.is_configured():
+        if api_key:
+            Aeko.config(api_key)
+        else:
+            analyst = OfflineAnalyst()
+            Aeko.config(fast_model=analyst, slow_model=analyst)
+    fast, slow = Aeko.model_names() or ("", "")
+    return EngineStatus(offline=fast == OFFLINE_MODEL_NAME, fast_model=fast, slow_model=slow)
 
 
 def engine_status(status: EngineStatus) -> None:
     with st.sidebar:
         if status.offline:
-            st.caption(
-                ":material/cloud_off: Modelo: analista offline (sem chave de API). "
-                "Defina GEMINI_API_KEY para usar o Gemini."
-            )
+            st.caption(":material/cloud_off: " + t("model_offline"))
         else:
-            st.caption(f":material/cloud: Modelos: {status.fast_model} / {status.slow_model}")
+            st.caption(
+                ":material/cloud: "
+                + t("model_online", fast=status.fast_model, slow=status.slow_model)
+            )

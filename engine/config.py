@@ -52,6 +52,20 @@ class Aeko:
         return RUNTIME.settings is not None
 
     @staticmethod
+    def model_names() -> tuple[str, str] | None:
+        """The configured fast and slow models' names (never the key); None if unconfigured."""
+        settings = RUNTIME.settings
+        if settings is None:
+            return None
+        return _name(settings.fast_model), _name(settings.slow_model)
+
+    @staticmethod
     def reset() -> None:
         """Restore every default and clear the registered tools."""
         RUNTIME.reset()
+
+
+def _name(model: ModelSpec) -> str:
+    return (
+        model if isinstance(model, str) else str(getattr(model, "model_name", type(model).__name__))
+    )

@@ -23,9 +23,12 @@ class Write:
     args: dict[str, Any]
 
     @classmethod
-    def turn(cls, user_id: str, session_id: str, run_id: str, message: AekoMessage) -> Write:
-        return cls("complete_turn", user_id, {"session_id": session_id, "run_id": run_id,
-                                              "message": message})  # fmt: skip
+    def turn(
+        cls, user_id: str, session_id: str, run_id: str, message: AekoMessage,
+        meta: dict | None = None,
+    ) -> Write:  # fmt: skip
+        args = {"session_id": session_id, "run_id": run_id, "message": message, "meta": meta}
+        return cls("complete_turn", user_id, args)
 
     @classmethod
     def rejection(cls, user_id: str, session_id: str, run_id: str, question: str, *,

@@ -1,33 +1,201 @@
-from pathlib import Path
+"""Every page through Streamlit's AppTest, on the offline analyst and a real wire-protocol
+database (the session's embedded server, or MONGODB_URI)."""
 
+import os
+from pathlib import Path
+from uuid import uuid4
+
+import pytest
+from bson import ObjectId
 from streamlit.testing.v1 import AppTest
 
-from engine import AGENT_NAMES
+from engine import Aeko
+from engine.agents.catalog import FAQ, GUARDRAIL, ORCHESTRATOR, POLLUTANTS_ANALYST, ROUTER
+from engine.models.scripted import ScriptedChatModel
 
 ROOT = Path(__file__).resolve().parents[1]
+TIMEOUT = 120
 
 
-def test_app_starts_and_shows_the_engine(monkeypatch, tmp_path):
+@pytest.fixture
+def app_env(mongo, monkeypatch, tmp_path):
+    """The app pointed at the test server, in a database of its own."""
+    uri = os.environ.get("MONGODB_URI") or mongo.server.uri
+    name = f"aeko_app_{uuid4().hex[:10]}"
+    monkeypatch.setenv("MONGODB_URI", uri)
+    monkeypatch.setenv("MONGODB_DB", name)
     monkeypatch.setenv("AEKO_DATA_DIR", str(tmp_path))
     monkeypatch.delenv("GEMINI_API_KEY", raising=False)
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
-    monkeypatch.delenv("MONGODB_URI", raising=False)
-    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    yield mongo.client[name]
+    mongo.client.drop_database(name)
+
+
+def _app(page: str | None = None, **params) -> AppTest:
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    for key, value in params.items():
+        app.query_params[key] = value
+    app.run()
+    if page:
+        app.switch_page(page).run()
+    assert not app.exception, app.exception
+    return app
+
+
+def _markdown(app: AppTest) -> str:
+    return "\n".join(m.value for m in app.markdown)
+
+
+def test_shell_says_it_runs_offline_and_on_the_embedded_database(app_env):
+    app = _app()
+    captions = " ".join(c.value for c in app.sidebar.caption)
+    assert "analista offline" in captions and "Banco de dados" in captions
+    assert app.title[0].value == "Chat ESG"
+
+
+def test_chat_round_trip_with_trail_verdict_and_a_restorable_session(app_env):
+    app = _app()
+    app.chat_input[0].set_value("Com o que posso substituir o HFC-134a dos chillers?").run()
     assert not app.exception
-    assert app.title[0].value == "Aeko Studio"
-    table = app.dataframe[0].value
-    assert list(table["Agent"]) == list(AGENT_NAMES)
-    captions = [c.value for c in app.sidebar.caption]
-    assert any("Banco de dados: embutido" in c for c in captions)
-    assert any("analista offline" in c for c in captions)
+    assert [m.name for m in app.chat_message] == ["user", "assistant"]
+    assert app.status[0].label.startswith("Trilha dos agentes (4 chamadas")
+    shown = _markdown(app)
+    assert "Aprovada pelo guardrail" in shown
+    assert "R-1234yf" in shown or "R-744" in shown
+    assert "Next agent" not in shown
+    session_id = app.query_params["session"]
+    stored = app_env.session.find_one({"_id": ObjectId(session_id)})
+    assert len(stored["messages"]) == 1 and stored["pending"] == []
+    assert stored["turn_meta"][0]["approved"] is True
+
+    reloaded = _app(session=session_id)
+    assert [m.name for m in reloaded.chat_message] == ["user", "assistant"]
+    assert "R-1234yf" in _markdown(reloaded) or "R-744" in _markdown(reloaded)
 
 
-def test_app_says_clearly_when_the_database_is_unreachable(monkeypatch):
+def test_a_rejected_turn_is_explained_and_not_saved(app_env):
+    rejecting = ScriptedChatModel(
+        model_name="fake",
+        script={
+            ROUTER: ["Next agent: Analista de Poluentes"],
+            POLLUTANTS_ANALYST: ["CO2.\nNext agent: Orquestrador"],
+            ORCHESTRATOR: ["Rascunho.\nNext agent: Guardrail de Saída"],
+            GUARDRAIL: ["Reprovado: cita dados sem fonte."],
+        },
+    )
+    Aeko.config(fast_model=rejecting, slow_model=rejecting)
+    app = _app()
+    app.chat_input[0].set_value("Quais gases pesam mais?").run()
+    assert "Reprovada após 4 tentativas" in _markdown(app)
+    assert any("reprovou todas as versões" in e.value for e in app.error)
+    assert any("cita dados sem fonte" in e.value for e in app.error)
+    stored = app_env.session.find_one({"_id": ObjectId(app.query_params["session"])})
+    assert stored["messages"] == []
+    assert stored["rejected"][0]["reasons"] == "cita dados sem fonte."
+
+
+def test_untrusted_answer_text_loses_images_and_links(app_env):
+    hostile = ScriptedChatModel(
+        model_name="fake",
+        script={
+            ROUTER: ["Next agent: FAQ"],
+            FAQ: ["Veja ![x](http://evil.example/leak.png) e [isto](http://evil.example) "
+                  "<img src=x onerror=alert(1)> 1.234,5 t CO2e\nNext agent: Nenhum"],
+        },
+    )  # fmt: skip
+    Aeko.config(fast_model=hostile, slow_model=hostile)
+    app = _app()
+    app.chat_input[0].set_value("O que é escopo 1?").run()
+    shown = _markdown(app)
+    assert "evil.example" not in shown
+    assert "<img" not in shown and "1.234,5 t CO2e" in shown
+
+
+def test_sessions_are_renamed_and_deleted_from_the_sidebar(app_env):
+    app = _app()
+    app.chat_input[0].set_value("O que é escopo 2?").run()
+    session_id = app.query_params["session"]
+    app = _app(session=session_id)
+    app.sidebar.text_input(key="rename-session").input("Escopo 2 – dúvidas").run()
+    app.sidebar.button(key="rename-save").click().run()
+    assert app_env.session.find_one({"_id": ObjectId(session_id)})["name"] == "Escopo 2 – dúvidas"
+    app.sidebar.button(key="delete-session").click().run()
+    assert app_env.session.count_documents({}) == 0
+    assert "session" not in app.query_params
+
+
+def test_database_down_is_said_clearly_without_credentials(monkeypatch, tmp_path):
     monkeypatch.setenv(
         "MONGODB_URI", "mongodb://bob:hunter2@127.0.0.1:1/?serverSelectionTimeoutMS=300"
     )
-    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    monkeypatch.setenv("AEKO_DATA_DIR", str(tmp_path))
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
     assert not app.exception
-    shown = " ".join(e.value for e in app.error) + " ".join(c.value for c in app.caption)
+    shown = " ".join(e.value for e in app.error) + " ".join(w.value for w in app.warning)
     assert "127.0.0.1:1" in shown and "MONGODB_URI" in shown
     assert "hunter2" not in shown and "bob" not in shown
+
+
+def test_settings_language_profile_and_memories(app_env):
+    app = _app("pages/settings.py")
+    app.radio[0].set_value("en").run()
+    assert app.title[0].value == "Settings"
+    role = next(i for i in app.text_input if i.label == "Role")
+    role.input("Coordenadora ESG")
+    next(a for a in app.text_area if a.label == "Use case").input("Plano de descarbonização")
+    app.button[0].click().run()
+    user = app_env.user.find_one({})
+    assert (user["role"], user["usecase"]) == ("Coordenadora ESG", "Plano de descarbonização")
+    next(i for i in app.text_input if i.label == "Subject").input("idioma")
+    next(a for a in app.text_area if a.label == "Description").input("prefere inglês")
+    next(b for b in app.button if b.label == "Add memory").click().run()
+    memory = app_env.user_memory.find_one({})
+    assert memory["field"] == "idioma" and memory["expires_at"] is None
+    next(b for b in app.button if b.label == "Expire").click().run()
+    assert app_env.user_memory.find_one({})["expires_at"] is not None
+    assert "expired" in _markdown(app)
+    assert "hunter2" not in _markdown(app)
+
+
+def test_history_lists_searches_and_deletes_with_confirmation(app_env):
+    app = _app()
+    app.chat_input[0].set_value("O que é escopo 2?").run()
+    app = _app()
+    app.chat_input[0].set_value("O que é CO2 biogênico?").run()
+    history = _app("pages/history.py")
+    assert sum("hist" not in e.label for e in history.get("download_button")) >= 2
+    history.text_input(key="history-search").input("biogênico").run()
+    names = [m.value for m in history.markdown if m.value.startswith("**")]
+    assert len(names) == 1 and "biogênico" in names[0]
+    delete = next(b for b in history.button if b.key and b.key.startswith("delete-"))
+    delete.click().run()
+    assert app_env.session.count_documents({}) == 1
+
+
+def test_inventory_sample_to_charts_to_a_saved_plan(app_env):
+    app = _app("pages/inventory.py")
+    next(b for b in app.button if b.label == "Usar o inventário de exemplo").click().run()
+    assert not app.exception
+    assert len(app.get("vega_lite_chart")) == 4
+    total = next(m for m in app.metric if m.label == "Total")
+    assert "t CO2e (AR5)" in total.value
+    next(b for b in app.button if b.label == "Analisar e gerar o plano").click().run()
+    assert not app.exception
+    assert any("Plano salvo" in s.value for s in app.success)
+    shown = _markdown(app)
+    assert "#### Problema definido" in shown and "#### Método" in shown
+    plan = app_env.improvement_plan.find_one({})
+    assert plan["defined_problem"] in shown
+    inventory = app_env.inventory.find_one({})
+    assert plan["id_external_inventory"] == inventory["number"]
+    assert inventory["summary"]["gwp_set"] == "AR5"
+    labels = [d.label for d in app.get("download_button")]
+    assert {"Markdown", "Word (DOCX)", "PDF"} <= set(labels)
+
+
+def test_inventory_bad_file_gets_a_short_message_in_the_user_language(app_env):
+    app = _app("pages/inventory.py")
+    app.session_state["aeko_inventory_upload"] = ("vazio.xlsx", b"not really a workbook")
+    app.run()
+    assert not app.exception
+    assert any("não é o que a extensão diz" in e.value for e in app.error)

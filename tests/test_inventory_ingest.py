@@ -299,3 +299,14 @@ def test_error_values_written_as_text_are_missing_and_reported():
     assert inv.total_tco2e == pytest.approx(10)
     errors = next(f for f in inv.findings if f.code == "error_cells")
     assert errors.rows == (3, 4)
+
+
+def test_sheet_list_for_the_picker():
+    data, expected = fx.ghg_program_workbook()
+    from engine.inventory import list_sheets
+
+    assert list_sheets(data, filename="p.xlsx") == ["Introdução", *expected.data_sheets]
+    csv_data, _ = fx.export_csv()
+    assert list_sheets(csv_data, filename="export.csv") == ["export.csv"]
+    with pytest.raises(FormatMismatchError):
+        list_sheets(fx.text_pretending_to_be_xlsx(), filename="x.xlsx")

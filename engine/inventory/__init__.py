@@ -21,7 +21,7 @@ from engine.inventory.fields import FIELDS
 from engine.inventory.findings import Finding
 from engine.inventory.gwp import DEFAULT_GWP_SET, GWP_SETS, canonical_gas, gwp
 from engine.inventory.inventory import Inventory
-from engine.inventory.loader import load_inventory, load_markdown_inventory
+from engine.inventory.loader import list_sheets, load_inventory, load_markdown_inventory
 
 __all__ = [
     "DEFAULT_DIGEST_CHARS",
@@ -43,6 +43,7 @@ __all__ = [
     "UnsupportedFormatError",
     "canonical_gas",
     "gwp",
+    "list_sheets",
     "load_inventory",
     "load_markdown_inventory",
 ]

@@ -19,7 +19,7 @@ from engine.inventory.errors import (
 from engine.inventory.findings import Finding
 from engine.inventory.gwp import DEFAULT_GWP_SET, check_gwp_set
 from engine.inventory.inventory import Inventory
-from engine.inventory.reader import Limits, RawSheet, read_sheets
+from engine.inventory.reader import Limits, RawSheet, read_sheets, sheet_names
 from engine.inventory.table import find_table
 
 Source = str | PathLike[str] | bytes | bytearray | IO[bytes]
@@ -45,6 +45,15 @@ def load_inventory(
     data, name = _read_source(source, filename, limits)
     raw_sheets = read_sheets(data, name, sheets=sheets, limits=limits)
     return _build(raw_sheets, name, chosen_set, column_overrides or {})
+
+
+def list_sheets(
+    source: Source, *, filename: str | None = None, max_bytes: int = Limits.max_bytes
+) -> list[str]:
+    """The sheets a user may pick from, after the same checks ``load_inventory`` makes."""
+    limits = Limits(max_bytes=max_bytes)
+    data, name = _read_source(source, filename, limits)
+    return sheet_names(data, name, limits=limits)
 
 
 def load_markdown_inventory(text: str, *, gwp_set: str = DEFAULT_GWP_SET) -> Inventory:

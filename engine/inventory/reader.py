@@ -65,9 +65,30 @@ class RawSheet:
     decimal_comma: bool | None = None
 
 
+def sheet_names(data: bytes, filename: str, *, limits: Limits) -> list[str]:
+    """The workbook's sheet names (a CSV has one: its file name), with the same checks."""
+    kind = _checked_kind(data, filename, limits)
+    if kind == "csv":
+        return [filename.rsplit("/", 1)[-1] or "CSV"]
+    try:
+        return list(python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data)).sheet_names)
+    except python_calamine.PasswordError as exc:
+        raise PasswordProtectedError(filename) from exc
+    except Exception as exc:
+        raise CorruptFileError(filename) from exc
+
+
 def read_sheets(
     data: bytes, filename: str, *, sheets: list[str] | None, limits: Limits
 ) -> list[RawSheet]:
+    expected = _checked_kind(data, filename, limits)
+    if expected == "csv":
+        return [_read_csv(data, filename, limits)]
+    return _read_workbook(data, filename, expected, sheets, limits)
+
+
+def _checked_kind(data: bytes, filename: str, limits: Limits) -> str:
+    """What the file is, once its size, extension and content agree; raises otherwise."""
     if not data or not data.strip():
         raise EmptyFileError()
     if len(data) > limits.max_bytes:
@@ -88,9 +109,7 @@ def read_sheets(
         error = FormatMismatchError(filename, en)
         error.message_pt = error.message_pt.replace(en, pt)
         raise error
-    if expected == "csv":
-        return [_read_csv(data, filename, limits)]
-    return _read_workbook(data, filename, expected, sheets, limits)
+    return expected
 
 
 def _sniff(data: bytes) -> str:

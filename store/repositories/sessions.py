@@ -21,7 +21,7 @@ from store.repositories.base import Repository, guarded, now
 _APPLIED_RUNS_KEPT = 500  # enough for any retry window; keeps the document small
 _NEWEST_FIRST = [("updated_at", -1), ("_id", -1)]  # ids break ties within a millisecond
 _LIST_PROJECTION = {"name": 1, "created_at": 1, "updated_at": 1, "id_user": 1}
-_SESSION_PROJECTION = {"applied_runs": 0, "pending": 0, "rejected": 0}
+_SESSION_PROJECTION = {"applied_runs": 0, "pending": 0, "rejected": 0, "turn_meta": 0}
 
 
 @dataclass(frozen=True)
@@ -116,12 +116,20 @@ class SessionRepository(Repository):
         return turn
 
     @guarded
-    def complete_turn(self, session_id: str, run_id: str, message: AekoMessage) -> bool:
-        """Append the answered turn, once. False when this run was already applied."""
+    def complete_turn(
+        self, session_id: str, run_id: str, message: AekoMessage, meta: dict | None = None
+    ) -> bool:
+        """Append the answered turn, once. False when this run was already applied.
+
+        ``meta`` (verdict, cost, agents...) goes to ``turn_meta`` beside ``messages[]``,
+        keyed by the turn's ``submitted_at``: the turn itself keeps the reference's fields.
+        """
+        extra = {"turn_meta": {**(meta or {}), "run_id": run_id,
+                               "submitted_at": message.submitted_at}}  # fmt: skip
         result = self.col.update_one(
             self._unapplied(session_id, run_id),
             {
-                "$push": {"messages": message.model_dump(), **self._applied(run_id)},
+                "$push": {"messages": message.model_dump(), **self._applied(run_id), **extra},
                 "$pull": {"pending": {"run_id": run_id}},
                 "$set": {"updated_at": message.submitted_at},
             },
@@ -145,6 +153,22 @@ class SessionRepository(Repository):
             hint=BY_ID,
         )
         return result.modified_count == 1
+
+    @guarded
+    def turn_meta(self, session_id: str) -> dict[datetime, dict]:
+        """What the app recorded beside each turn, by the turn's ``submitted_at``."""
+        document = self.col.find_one(self._one(session_id), {"turn_meta": 1}, hint=BY_ID) or {}
+        return {m["submitted_at"]: m for m in document.get("turn_meta", [])}
+
+    @guarded
+    def set_feedback(self, session_id: str, submitted_at: datetime, score: int | None) -> bool:
+        """The user's thumbs on an answer, beside the turn it rates."""
+        result = self.col.update_one(
+            {**self._one(session_id), "turn_meta.submitted_at": submitted_at},
+            {"$set": {"turn_meta.$.feedback": score}},
+            hint=BY_ID,
+        )
+        return result.matched_count == 1
 
     @guarded
     def pending_turns(self, session_id: str) -> list[PendingTurn]:

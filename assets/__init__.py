@@ -1,0 +1,1 @@
+"""Files the app ships: the sample inventory a first-time user can load with one click."""

@@ -1,0 +1,48 @@
+"""The improvement plan as a card: the three sections, sanitized."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components.exports import plan_docx, plan_markdown, plan_pdf
+from components.i18n import language, t
+from components.safe_text import sanitize
+from engine import AekoImprovementPlan
+
+
+def plan_card(plan: AekoImprovementPlan) -> None:
+    with st.container(border=True):
+        for key, text in (
+            ("plan_problem", plan.defined_problem),
+            ("plan_method", plan.method),
+            ("plan_reasoning", plan.reasoning),
+        ):
+            st.markdown(f"#### {t(key)}")
+            st.markdown(sanitize(text))
+
+
+def plan_downloads(plan: AekoImprovementPlan, *, title: str, subtitle: str = "", key: str) -> None:
+    """The plan as Markdown, DOCX and PDF, side by side."""
+    lang = language()
+    stem = f"plano-{plan.id_external_inventory}"
+    md_col, docx_col, pdf_col = st.columns(3)
+    md_col.download_button(
+        t("export_md"),
+        plan_markdown(plan, title=title, subtitle=subtitle, lang=lang),
+        file_name=f"{stem}.md",
+        mime="text/markdown",
+        key=f"md-{key}",
+    )
+    docx_col.download_button(
+        t("export_docx"),
+        plan_docx(plan, title=title, subtitle=subtitle, lang=lang),
+        file_name=f"{stem}.docx",
+        key=f"docx-{key}",
+    )
+    pdf_col.download_button(
+        t("export_pdf"),
+        plan_pdf(plan, title=title, subtitle=subtitle, lang=lang),
+        file_name=f"{stem}.pdf",
+        mime="application/pdf",
+        key=f"pdf-{key}",
+    )

@@ -1,0 +1,50 @@
+"""Untrusted text made safe to show: no images, no links, no URLs, no HTML.
+
+Model-written and uploaded text goes through ``sanitize`` before ``st.markdown`` and before
+any export. Paragraphs, headings, lists, **emphasis** and numbers ("1.234,5") are left as
+they are. Every pattern is linear: bounded character classes, no nested quantifiers.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A link target, with at most one level of balanced parentheses (Wikipedia-style URLs).
+_TARGET = r"\((?:[^()\n]|\([^()\n]{0,200}\)){0,2000}\)"
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_IMAGE = re.compile(r"!\[[^\[\]\n]{0,1000}\]" + _TARGET)
+_INLINE_LINK = re.compile(r"\[([^\[\]\n]{0,1000})\]" + _TARGET)
+_REFERENCE_LINK = re.compile(r"\[([^\[\]\n]{0,1000})\]\[[^\]\n]{0,200}\]")
+_REFERENCE_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]{1,200}\]:[^\n]*$", re.MULTILINE)
+_AUTOLINK = re.compile(r"<(?:(?:https?|ftp)://|www\.)[^<>\s]{0,2000}>", re.IGNORECASE)
+_PARENTHESIZED_URL = re.compile(
+    r"[ \t]?\((?:(?:https?|ftp)://|www\.)[^\s()<>]{0,2000}\)", re.IGNORECASE
+)
+_URL = re.compile(r"(?:(?:https?|ftp)://|(?<![\w.@/-])www\.)[^\s<>\"'`]{0,2000}", re.IGNORECASE)
+_URL_TRAILER = ".,;:!?)]}"
+_TAG = re.compile(r"<(/?[A-Za-z!?][^<>\n]{0,2000})>")
+_TAG_START = re.compile(r"<(?=[/A-Za-z!?])")
+_INNER_SPACES = re.compile(r"(?<=\S)[ \t]{2,}(?=\S)")
+
+
+def sanitize(text: str) -> str:
+    """``text`` without images, links, URLs, raw HTML tags or control characters."""
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = _IMAGE.sub("", text)
+    text = _INLINE_LINK.sub(r"\1", text)
+    text = _REFERENCE_LINK.sub(r"\1", text)
+    text = _REFERENCE_DEFINITION.sub("", text)
+    text = _AUTOLINK.sub("", text)
+    text = _PARENTHESIZED_URL.sub("", text)
+    text = _URL.sub(_keep_trailer, text)
+    text = _TAG.sub(r"&lt;\1&gt;", text)
+    text = _TAG_START.sub("&lt;", text)
+    return _INNER_SPACES.sub(" ", text)
+
+
+def _keep_trailer(match: re.Match[str]) -> str:
+    """A URL goes; the punctuation that ended the sentence after it stays."""
+    url = match.group(0)
+    return url[len(url.rstrip(_URL_TRAILER)) :]

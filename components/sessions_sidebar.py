@@ -1,0 +1,48 @@
+"""Conversations in the sidebar: pick, start, rename, delete. The open one is in the URL."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components.i18n import t
+from store.repositories import SessionRepository
+
+SESSION_PARAM = "session"
+
+
+def open_session_id() -> str | None:
+    return st.query_params.get(SESSION_PARAM)
+
+
+def open_session(session_id: str | None) -> None:
+    if session_id:
+        st.query_params[SESSION_PARAM] = session_id
+    elif SESSION_PARAM in st.query_params:
+        del st.query_params[SESSION_PARAM]
+
+
+def sessions_sidebar(sessions: SessionRepository, current: str | None) -> None:
+    with st.sidebar:
+        st.markdown(f"**{t('sessions')}**")
+        if st.button(t("new_session"), icon=":material/add_comment:", width="stretch"):
+            open_session(None)
+            st.rerun()
+        for summary in sessions.list(limit=30):
+            selected = summary.id == current
+            label = summary.name or "—"
+            if st.button(label, key=f"open-{summary.id}", width="stretch",
+                         type="primary" if selected else "tertiary"):  # fmt: skip
+                open_session(summary.id)
+                st.rerun()
+        if current:
+            with st.popover(t("rename"), icon=":material/edit:", width="stretch"):
+                name = st.text_input(t("name"), key="rename-session")
+                if st.button(t("save"), key="rename-save") and name.strip():
+                    sessions.rename(current, name.strip()[:80])
+                    st.rerun()
+            with st.popover(t("delete"), icon=":material/delete:", width="stretch"):
+                st.write(t("confirm_delete"))
+                if st.button(t("delete"), key="delete-session", type="primary"):
+                    sessions.delete(current)
+                    open_session(None)
+                    st.rerun()

@@ -1,0 +1,206 @@
+"""Inventory: upload → sheets → mapping → table and charts → analysis → the plan, saved."""
+
+import hashlib
+import json
+from uuid import uuid4
+
+import pandas as pd
+import streamlit as st
+
+from assets.sample_inventory import SAMPLE_NAME, SAMPLE_PATH
+from components import charts
+from components.context import current, require_database
+from components.exports import plan_markdown
+from components.i18n import language, t
+from components.plan_card import plan_card, plan_downloads
+from components.safe_text import sanitize
+from components.trail import run_with_trail
+from engine import AekoError, AekoInventoryAnalyzer, MalformedAgentOutputError
+from engine.inventory import (
+    DEFAULT_GWP_SET,
+    FIELDS,
+    GWP_SETS,
+    Inventory,
+    InventoryError,
+    list_sheets,
+    load_inventory,
+)
+from store import StoreError
+from store.outbox import Write
+
+UPLOAD = "aeko_inventory_upload"  # (file name, bytes): the upload survives reruns
+PLAN = "aeko_inventory_plan"
+EXTENSIONS = ["xlsx", "xlsm", "xls", "ods", "csv", "txt"]
+
+context = current()
+st.title(t("inv_title"))
+st.caption(t("inv_caption"))
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _sheets(digest: str, name: str, _data: bytes) -> list[str]:
+    # The digest keys the cache: a leading underscore keeps Streamlit from hashing the bytes.
+    return list_sheets(_data, filename=name)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _load(
+    digest: str, name: str, _data: bytes, sheets: tuple[str, ...], gwp_set: str, overrides_json: str
+) -> Inventory:
+    overrides = json.loads(overrides_json)
+    return load_inventory(
+        _data,
+        filename=name,
+        sheets=list(sheets) or None,
+        gwp_set=gwp_set,
+        column_overrides=overrides or None,
+    )
+
+
+upload_col, sample_col = st.columns([3, 1], vertical_alignment="bottom")
+with upload_col:
+    uploaded = st.file_uploader(t("inv_upload"), type=EXTENSIONS)
+with sample_col:
+    if st.button(t("inv_sample"), icon=":material/science:", width="stretch"):
+        st.session_state[UPLOAD] = (SAMPLE_NAME, SAMPLE_PATH.read_bytes())
+        st.session_state.pop(PLAN, None)
+if uploaded is not None:
+    payload = (uploaded.name, uploaded.getvalue())
+    if st.session_state.get(UPLOAD, (None, None))[1] != payload[1]:
+        st.session_state.pop(PLAN, None)
+    st.session_state[UPLOAD] = payload
+if UPLOAD not in st.session_state:
+    st.stop()
+
+name, data = st.session_state[UPLOAD]
+digest = hashlib.sha256(data).hexdigest()
+lang = language()
+try:
+    all_sheets = _sheets(digest, name, data)
+    picked = st.multiselect(t("inv_sheets"), all_sheets, default=all_sheets, key=f"sheets-{digest}")
+    gwp_set = st.selectbox(t("inv_gwp"), GWP_SETS, index=GWP_SETS.index(DEFAULT_GWP_SET))
+    overrides = st.session_state.setdefault(f"overrides-{digest}", {})
+    with st.spinner(t("inv_reading")):
+        inventory = _load(digest, name, data, tuple(picked), gwp_set, json.dumps(overrides))
+except InventoryError as error:
+    st.error(error.message(lang), icon=":material/error:")
+    st.stop()
+
+# --- mapping, editable --------------------------------------------------------------------
+with st.expander(t("inv_mapping"), icon=":material/tune:"):
+    st.caption(t("inv_mapping_help"))
+    rows = [
+        {t("col_sheet"): sheet, t("col_column"): column, t("col_field"): field or ""}
+        for sheet, mapping in inventory.mapping.items()
+        for column, field in mapping.items()
+    ]
+    options = [
+        "",
+        *FIELDS,
+        *sorted(
+            {f for m in inventory.mapping.values() for f in m.values() if f and f not in FIELDS}
+        ),
+    ]
+    edited = st.data_editor(
+        pd.DataFrame(rows),
+        disabled=[t("col_sheet"), t("col_column")],
+        column_config={t("col_field"): st.column_config.SelectboxColumn(options=options)},
+        hide_index=True,
+        key=f"mapping-{digest}",
+    )
+    changed = {}
+    for row in edited.to_dict("records"):
+        sheet, column, field = (
+            row[t("col_sheet")],
+            row[t("col_column")],
+            row[t("col_field")] or None,
+        )
+        if inventory.mapping.get(sheet, {}).get(column) != field:
+            changed.setdefault(sheet, {})[column] = field
+    if changed:
+        for sheet, columns in changed.items():
+            overrides.setdefault(sheet, {}).update(columns)
+        st.rerun()
+
+# --- table, markdown, charts, findings ----------------------------------------------------
+total, rows_metric, biogenic = st.columns(3)
+total.metric(t("inv_total"), f"{inventory.total_tco2e:,.1f} t CO2e ({inventory.gwp_set})")
+rows_metric.metric(t("inv_rows"), f"{len(inventory.table):,}")
+biogenic.metric(t("inv_biogenic"), f"{inventory.biogenic_co2_t:,.1f} t")
+
+st.subheader(t("inv_charts"))
+left, right = st.columns(2)
+left.altair_chart(charts.by_field(inventory, "scope", t("chart_scope")), width="stretch")
+right.altair_chart(charts.by_field(inventory, "gas", t("chart_gas")), width="stretch")
+left.altair_chart(charts.by_field(inventory, "category", t("chart_category")), width="stretch")
+right.altair_chart(charts.pareto(inventory, t("chart_pareto")), width="stretch")
+
+with st.expander(t("inv_findings", n=len(inventory.findings)), icon=":material/rule:"):
+    if not inventory.findings:
+        st.write(t("inv_no_findings"))
+    for finding in inventory.findings:
+        where = f" — {finding.sheet}" if finding.sheet else ""
+        st.markdown(f"- {sanitize(finding.message(lang))}{sanitize(where)}")
+
+with st.expander(t("inv_table"), icon=":material/table:"):
+    st.dataframe(inventory.table, hide_index=True)
+    markdown = inventory.to_markdown()
+    st.caption(t("inv_markdown"))
+    st.code("\n".join(markdown.splitlines()[:40]), language="markdown")
+    st.download_button(t("inv_download_md"), markdown, file_name=f"{name}.md", mime="text/markdown")
+
+# --- analysis -----------------------------------------------------------------------------
+st.subheader(t("inv_plan"))
+require_database(context)
+user = context.user
+plans = context.store.plans(user.id)
+try:
+    earlier = plans.list(limit=20)
+except StoreError:
+    earlier = []
+previous = st.selectbox(
+    t("inv_previous"),
+    [None, *earlier],
+    format_func=lambda p: (
+        t("inv_previous_none")
+        if p is None
+        else f"{t('plan_title', number=p.id_external_inventory)} · {p.updated_at:%d/%m/%Y}"
+    ),
+)
+
+if st.button(t("inv_analyze"), type="primary", icon=":material/auto_awesome:"):
+    try:
+        record = context.store.inventories(user.id).save(
+            name,
+            data,
+            sheets=inventory.sheets,
+            mapping=inventory.mapping,
+            summary={
+                "total_tco2e": inventory.total_tco2e,
+                "gwp_set": inventory.gwp_set,
+                "rows": len(inventory.table),
+                "by_scope": inventory.totals_by("scope").to_dict("records"),
+            },
+        )
+        analyzer = AekoInventoryAnalyzer()
+        if previous is not None:
+            analyzer.set_context(plan_markdown(previous, title=t("inv_previous"), lang="pt"))
+        plan = run_with_trail(analyzer.stream(inventory, id_external_inventory=record.number))
+        run_id = uuid4().hex
+        st.session_state[PLAN] = (plan, record.number)
+        if context.outbox.submit(context.store, Write.plan(user.id, plan, run_id)):
+            st.success(t("inv_plan_saved"), icon=":material/check:")
+        else:
+            st.warning(t("saved_later"), icon=":material/sync:")
+    except MalformedAgentOutputError as error:
+        st.error(t("malformed_plan", n=error.attempts, missing=", ".join(error.missing)))
+    except AekoError as error:
+        message = (
+            error.message(lang) if isinstance(error, StoreError | InventoryError) else str(error)
+        )
+        st.error(t("engine_error", message=message), icon=":material/error:")
+
+if PLAN in st.session_state:
+    plan, number = st.session_state[PLAN]
+    plan_card(plan)
+    plan_downloads(plan, title=t("plan_title", number=number), subtitle=name, key="current")

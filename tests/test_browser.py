@@ -1,0 +1,130 @@
+"""The app in a real browser: Playwright driving Debian's Chromium against `streamlit run`.
+
+Screenshots go to test-artifacts/. Under CI a missing Chromium is a failure, not a skip:
+`.ci/run` (through ./dev.sh test) installs it.
+"""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+WAIT_MS = 90_000
+
+
+def _require_chromium() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    message = f"Chromium not found at {CHROMIUM}: ./dev.sh test installs it with apt-get"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    _require_chromium()
+    port = _free_port()
+    env = {**os.environ, "AEKO_DATA_DIR": str(tmp_path_factory.mktemp("browser-data")),
+           "MONGODB_DB": "aeko_browser"}  # fmt: skip
+    env.pop("GEMINI_API_KEY", None)
+    log = (tmp_path_factory.mktemp("logs") / "streamlit.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true",
+         "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.3)
+    else:
+        process.kill()
+        pytest.fail("streamlit did not start")
+    yield url
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"],
+        )  # fmt: skip
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser):
+    ARTIFACTS.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="pt-BR")
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    yield page
+    context.close()
+
+
+def test_ask_a_question_see_the_trail_and_answer_then_reload(server, page):
+    page.goto(server)
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill("Com o que posso substituir o HFC-134a dos chillers?")
+    box.press("Enter")
+    page.get_by_text("Trilha dos agentes").first.wait_for()
+    page.get_by_text("Aprovada pelo guardrail").first.wait_for()
+    expect(page.get_by_test_id("stChatMessage").nth(1)).to_contain_text("R-744")
+    page.screenshot(path=ARTIFACTS / "chat-answer.png", full_page=True)
+
+    page.wait_for_function("window.location.search.includes('session=')")
+    page.reload()
+    page.get_by_text("Com o que posso substituir o HFC-134a dos chillers?").first.wait_for()
+    expect(page.get_by_test_id("stChatMessage")).to_have_count(2)
+    expect(page.get_by_test_id("stChatMessage").nth(1)).to_contain_text("HFC-134a")
+    page.screenshot(path=ARTIFACTS / "chat-reloaded.png", full_page=True)
+
+
+def test_upload_a_workbook_see_the_charts_run_the_analysis_see_the_plan(server, page):
+    from assets.sample_inventory import SAMPLE_PATH
+
+    page.goto(f"{server}/inventory")
+    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(SAMPLE_PATH))
+    expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(4)
+    page.screenshot(path=ARTIFACTS / "inventory-charts.png", full_page=True)
+    page.get_by_role("button", name="Analisar e gerar o plano").click()
+    page.get_by_text("Plano salvo.").wait_for()
+    page.get_by_text("Problema definido").first.wait_for()
+    assert "t CO2e" in page.get_by_test_id("stMain").inner_text()
+    page.screenshot(path=ARTIFACTS / "inventory-plan.png", full_page=True)
