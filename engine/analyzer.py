@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from uuid import uuid4
 
 from engine.agents.catalog import COORDINATOR
 from engine.agents.system_prompt import temporal_context
-from engine.dto import AekoImprovementPlan, AekoUsage
+from engine.budget import BudgetTracker, RunBudget
+from engine.dto import AekoImprovementPlan
 from engine.errors import MalformedAgentOutputError
 from engine.events import EngineEvent, RunFinished
 from engine.graph.state import RunState
@@ -39,13 +41,31 @@ class AekoInventoryAnalyzer:
         raise AssertionError("the inventory stream ended without a result")  # pragma: no cover
 
     def stream(
-        self, inventory: str | Inventory, *, id_external_inventory: int
+        self,
+        inventory: str | Inventory,
+        *,
+        id_external_inventory: int,
+        budget: RunBudget | None = None,
+        run_id: str | None = None,
     ) -> Iterator[EngineEvent]:
         """Yield the run's events; the last one carries the plan.
 
         Raises MalformedAgentOutputError when the coordinator never writes the three
-        sections, after the events of every attempt were yielded.
+        sections, after the events of every attempt were yielded; a budget breach raises
+        ``AekoBudgetExceededError`` with what was spent.
         """
+        run_id = run_id or uuid4().hex
+        events = self._run(inventory, id_external_inventory, RUNTIME.tracker(budget), run_id)
+        log = RUNTIME.run_log
+        return log.follow(run_id, "inventory", events) if log else events
+
+    def _run(
+        self,
+        inventory: str | Inventory,
+        id_external_inventory: int,
+        tracker: BudgetTracker,
+        run_id: str,
+    ) -> Iterator[EngineEvent]:
         ingested, request = _agent_view(inventory)
         state: RunState = {
             "request": request,
@@ -53,7 +73,7 @@ class AekoInventoryAnalyzer:
             "temporal": temporal_context(datetime.now(UTC)),
             "attempt": 1,
         }
-        final = yield from RUNTIME.run("inventory", state, inventory=ingested)
+        final = yield from RUNTIME.run("inventory", state, budget=tracker, inventory=ingested)
         if final.get("plan_missing"):
             raise MalformedAgentOutputError(
                 COORDINATOR, final["plan_missing"], attempts=final.get("rewrites", 0) + 1
@@ -65,9 +85,9 @@ class AekoInventoryAnalyzer:
             method=fields["method"],
             reasoning=fields["reasoning"],
         )
-        plan._usage = AekoUsage(calls=final.get("calls", []))
+        plan._usage = tracker.usage
         plan._agents_called = list(final.get("agents_called", []))
-        yield RunFinished(result=plan)
+        yield RunFinished(run_id=run_id, result=plan)
 
 
 def _agent_view(inventory: str | Inventory) -> tuple[Inventory | None, str]:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from engine.budget import RunBudget
 from engine.constants import (
     DEFAULT_FAST_MODEL,
     DEFAULT_MAX_RETRIES,
@@ -10,8 +14,14 @@ from engine.constants import (
     DEFAULT_REQUEST_TIMEOUT_S,
     DEFAULT_SLOW_MODEL,
 )
-from engine.models.factory import ModelSettings, ModelSpec
+from engine.models.factory import ModelSettings, ModelSpec, as_specs, spec_name
+from engine.models.resilience import RetryPolicy
+from engine.runlog import RunLog
 from engine.runtime import RUNTIME
+
+
+def _or(value, default):
+    return default if value is None else value
 
 
 class Aeko:
@@ -25,27 +35,40 @@ class Aeko:
         report_max_tokens: int | None = None,
         request_timeout: float | None = None,
         max_retries: int | None = None,
+        retry_base_delay: float | None = None,
+        fast_fallbacks: Sequence[ModelSpec] | None = None,
+        slow_fallbacks: Sequence[ModelSpec] | None = None,
+        provider_keys: Mapping[str, str] | None = None,
+        max_model_calls_per_run: int | None = None,
+        max_tokens_per_run: int | None = None,
+        run_log: str | Path | None = None,
     ) -> None:
         """Configure the process-wide engine; the agents are rebuilt on the next run.
 
-        ``fast_model`` and ``slow_model`` take a Gemini model id or a ready LangChain chat
-        model; ``api_key`` may be omitted only when both are models.
+        Models are a Gemini model id, a ``provider:model`` id, or a ready LangChain chat
+        model; ``api_key`` (Gemini) may be omitted when no Gemini id is used. Each tier
+        falls back, in order, to its ``*_fallbacks`` (by default: the other tier's model).
+        Provider calls are retried ``max_retries`` times with exponential backoff.
         """
-        RUNTIME.configure(
-            ModelSettings(
-                api_key=api_key,
-                fast_model=DEFAULT_FAST_MODEL if fast_model is None else fast_model,
-                slow_model=DEFAULT_SLOW_MODEL if slow_model is None else slow_model,
-                max_tokens=DEFAULT_MAX_TOKENS if max_tokens is None else max_tokens,
-                report_max_tokens=(
-                    DEFAULT_REPORT_MAX_TOKENS if report_max_tokens is None else report_max_tokens
-                ),
-                request_timeout=(
-                    DEFAULT_REQUEST_TIMEOUT_S if request_timeout is None else request_timeout
-                ),
-                max_retries=DEFAULT_MAX_RETRIES if max_retries is None else max_retries,
-            )
+        settings = ModelSettings(
+            api_key=api_key,
+            fast_model=_or(fast_model, DEFAULT_FAST_MODEL),
+            slow_model=_or(slow_model, DEFAULT_SLOW_MODEL),
+            max_tokens=_or(max_tokens, DEFAULT_MAX_TOKENS),
+            report_max_tokens=_or(report_max_tokens, DEFAULT_REPORT_MAX_TOKENS),
+            request_timeout=_or(request_timeout, DEFAULT_REQUEST_TIMEOUT_S),
+            retry=RetryPolicy(
+                max_retries=_or(max_retries, DEFAULT_MAX_RETRIES),
+                base_delay_s=_or(retry_base_delay, RetryPolicy.base_delay_s),
+            ),
+            fast_fallbacks=as_specs(fast_fallbacks),
+            slow_fallbacks=as_specs(slow_fallbacks),
+            provider_keys=dict(provider_keys or {}),
         )
+        budget = RunBudget(max_model_calls=max_model_calls_per_run, max_tokens=max_tokens_per_run)
+        secrets = [api_key, *(provider_keys or {}).values()]
+        log = RunLog(run_log, secrets) if run_log else None
+        RUNTIME.configure(settings, budget, log)
 
     @staticmethod
     def is_configured() -> bool:
@@ -57,15 +80,9 @@ class Aeko:
         settings = RUNTIME.settings
         if settings is None:
             return None
-        return _name(settings.fast_model), _name(settings.slow_model)
+        return spec_name(settings.fast_model), spec_name(settings.slow_model)
 
     @staticmethod
     def reset() -> None:
         """Restore every default and clear the registered tools."""
         RUNTIME.reset()
-
-
-def _name(model: ModelSpec) -> str:
-    return (
-        model if isinstance(model, str) else str(getattr(model, "model_name", type(model).__name__))
-    )

@@ -84,6 +84,15 @@ class AekoSession(_Document):
     updated_at: datetime | None = None
 
 
+class AekoConversationSummary(BaseModel):
+    """The running summary of the turns older than the replayed window. It lives on the
+    session document under its own field; the turns themselves are never altered."""
+
+    text: str
+    covered_turns: int = Field(ge=0)  # messages[:covered_turns] are folded into it
+    updated_at: datetime = Field(default_factory=_now)
+
+
 class AekoModelCall(BaseModel):
     """One model round-trip: who asked, which model answered, what it consumed."""
 
@@ -93,6 +102,7 @@ class AekoModelCall(BaseModel):
     output_tokens: int = 0
     duration_ms: float = 0.0
     cost_usd: float | None = None  # None: the model's price is unknown
+    retries: int = 0  # failed attempts before this call was answered, fallbacks included
 
 
 class AekoUsage(BaseModel):
@@ -137,6 +147,8 @@ class AekoMessageResponse(BaseModel):
     # ends the run without review (FAQ, or the coordinator in chat); and the run's usage.
     reviewed: bool = False
     usage: AekoUsage = Field(default_factory=AekoUsage)
+    # The conversation summary after this run (extended when older turns were folded).
+    summary: AekoConversationSummary | None = None
 
 
 class AekoImprovementPlan(_Document):

@@ -1,6 +1,7 @@
 """Every error the engine raises inherits from AekoError, so one except covers it."""
 
 from collections.abc import Sequence
+from typing import Any
 
 
 class AekoError(Exception):
@@ -39,3 +40,20 @@ class AekoModelError(AekoError):
     def __init__(self, agent: str, cause: BaseException) -> None:
         self.agent = agent
         super().__init__(f"{agent}: the model call failed ({type(cause).__name__}).")
+
+
+class AekoBudgetExceededError(AekoError):
+    """A run reached one of its caps (model calls, tokens or cost) and was stopped.
+
+    ``usage`` is what the run had already spent; ``limit`` names the cap that was hit.
+    """
+
+    def __init__(self, agent: str, limit: str, allowed: float, used: float, usage: Any) -> None:
+        self.agent = agent
+        self.limit = limit
+        self.allowed = allowed
+        self.used = used
+        self.usage = usage
+        super().__init__(
+            f"Run budget exceeded before {agent}: {limit} {used:g} of {allowed:g} allowed."
+        )

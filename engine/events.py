@@ -51,6 +51,35 @@ class ToolReturned(_Event):
     error: bool = False
 
 
+class ModelRetried(_Event):
+    """A model call failed with a retryable error; the same model is tried again."""
+
+    kind: Literal["model_retried"] = "model_retried"
+    agent: str
+    model: str
+    attempt: int  # 1 for the first retry
+    delay_s: float
+    reason: str
+
+
+class ModelFellBack(_Event):
+    """A model gave up; the next model of the chain takes the call."""
+
+    kind: Literal["model_fell_back"] = "model_fell_back"
+    agent: str
+    from_model: str
+    to_model: str
+    reason: str
+
+
+class SummaryUpdated(_Event):
+    """Turns older than the replayed window were folded into the running summary."""
+
+    kind: Literal["summary_updated"] = "summary_updated"
+    covered_turns: int
+    chars: int
+
+
 class GuardrailVerdict(_Event):
     kind: Literal["guardrail_verdict"] = "guardrail_verdict"
     approved: bool
@@ -68,6 +97,7 @@ class PlanRewriteRequested(_Event):
 
 class RunFinished(_Event):
     kind: Literal["run_finished"] = "run_finished"
+    run_id: str = ""
     result: AekoMessageResponse | AekoImprovementPlan
 
 
@@ -76,6 +106,9 @@ EngineEvent = (
     | AgentFinished
     | ToolCalled
     | ToolReturned
+    | ModelRetried
+    | ModelFellBack
+    | SummaryUpdated
     | GuardrailVerdict
     | PlanRewriteRequested
     | RunFinished

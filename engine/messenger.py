@@ -5,23 +5,26 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
+from uuid import uuid4
 
 from engine.agents.catalog import AGENT_NAMES
 from engine.agents.system_prompt import temporal_context
+from engine.budget import BudgetTracker, RunBudget
 from engine.dto import (
+    AekoConversationSummary,
     AekoMessage,
     AekoMessageResponse,
     AekoSession,
     AekoTool,
-    AekoUsage,
     AekoUser,
     AekoUserMemory,
 )
 from engine.errors import UnknownAgentError
-from engine.events import EngineEvent, RunFinished
+from engine.events import EngineEvent, RunFinished, SummaryUpdated
 from engine.graph.context import business_context, history_transcript
 from engine.graph.state import RunState
 from engine.runtime import RUNTIME
+from engine.summary import summary_request, turns_to_fold
 
 
 class AekoMessenger:
@@ -41,29 +44,72 @@ class AekoMessenger:
             registry[agent] = tuple(AekoTool.wrap(tool) for tool in agent_tools)
         RUNTIME.set_tools(registry)
 
-    def send_message(self, message: str, session: AekoSession) -> AekoMessageResponse:
+    def send_message(
+        self,
+        message: str,
+        session: AekoSession,
+        *,
+        summary: AekoConversationSummary | None = None,
+        budget: RunBudget | None = None,
+    ) -> AekoMessageResponse:
         """Run one turn to the end; the answered turn is appended to ``session`` in place."""
-        for event in self.stream(message, session):
+        for event in self.stream(message, session, summary=summary, budget=budget):
             if isinstance(event, RunFinished):
                 return event.result  # type: ignore[return-value]
         raise AssertionError("the chat stream ended without a result")  # pragma: no cover
 
-    def stream(self, message: str, session: AekoSession) -> Iterator[EngineEvent]:
-        """Yield the run's events as they happen; the last one carries the response."""
+    def stream(
+        self,
+        message: str,
+        session: AekoSession,
+        *,
+        summary: AekoConversationSummary | None = None,
+        budget: RunBudget | None = None,
+        run_id: str | None = None,
+    ) -> Iterator[EngineEvent]:
+        """Yield the run's events as they happen; the last one carries the response.
+
+        ``summary`` is the session's running summary as last saved; the response carries it
+        extended when older turns were folded in. ``budget`` caps this run (model calls,
+        tokens, cost); a breach raises ``AekoBudgetExceededError`` with what was spent.
+        """
+        run_id = run_id or uuid4().hex
+        events = self._run(message, session, summary, RUNTIME.tracker(budget), run_id)
+        log = RUNTIME.run_log
+        return log.follow(run_id, "chat", events) if log else events
+
+    def _run(
+        self,
+        message: str,
+        session: AekoSession,
+        summary: AekoConversationSummary | None,
+        tracker: BudgetTracker,
+        run_id: str,
+    ) -> Iterator[EngineEvent]:
+        temporal = temporal_context(datetime.now(UTC))
+        summary = yield from _fold(session, summary, tracker, temporal)
         state: RunState = {
             "request": message,
             "context": business_context(self.user, self.memories),
+            "summary": summary.text if summary else "",
             "history": history_transcript(session.messages),
-            "temporal": temporal_context(datetime.now(UTC)),
+            "temporal": temporal,
             "attempt": 1,
         }
-        final = yield from RUNTIME.run("chat", state)
-        yield RunFinished(result=self._respond(message, session, final))
+        final = yield from RUNTIME.run("chat", state, budget=tracker)
+        yield RunFinished(
+            run_id=run_id, result=self._respond(message, session, final, tracker, summary)
+        )
 
     def _respond(
-        self, message: str, session: AekoSession, final: dict[str, Any]
+        self,
+        message: str,
+        session: AekoSession,
+        final: dict[str, Any],
+        tracker: BudgetTracker,
+        summary: AekoConversationSummary | None,
     ) -> AekoMessageResponse:
-        usage = AekoUsage(calls=final.get("calls", []))
+        usage = tracker.usage
         turn = AekoMessage(
             input=message,
             output=final.get("answer", ""),
@@ -84,4 +130,25 @@ class AekoMessenger:
             guardrail_retries=final.get("attempt", 1) - 1 if reviewed else 0,
             reviewed=reviewed,
             usage=usage,
+            summary=summary,
         )
+
+
+def _fold(
+    session: AekoSession,
+    summary: AekoConversationSummary | None,
+    tracker: BudgetTracker,
+    temporal: str,
+):
+    """Extend the summary with the turns that left the replayed window, if any did."""
+    target, turns = turns_to_fold(session.messages, summary)
+    if not turns:
+        return summary
+    emitted: list[Any] = []
+    reply = RUNTIME.summarizer().run(
+        summary_request(summary, turns), temporal, emitted.append, tracker
+    )
+    yield from emitted
+    folded = AekoConversationSummary(text=reply.text, covered_turns=target)
+    yield SummaryUpdated(covered_turns=target, chars=len(folded.text))
+    return folded

@@ -19,15 +19,17 @@ from engine.agents.catalog import (
 from engine.agents.prompts import PROMPTS
 from engine.agents.runner import AgentRunner
 from engine.agents.system_prompt import render_system_prompt
+from engine.budget import BUDGET_KEY, BudgetTracker, RunBudget
 from engine.dto import AekoTool
 from engine.errors import AekoNotConfiguredError
 from engine.graph.builder import RECURSION_LIMIT, build_graph
 from engine.graph.routing import ROUTES, Flow
 from engine.graph.state import RunState
 from engine.inventory.tool import INVENTORY_KEY, query_inventory
-from engine.models.factory import ModelSettings, build_tier_models
+from engine.models.factory import ModelSettings, build_tier_chains
+from engine.runlog import RunLog
+from engine.summary import SUMMARIZER, SUMMARY_PROMPT
 
-_OTHER_TIER = {"fast": "slow", "slow": "fast"}
 INVENTORY_TOOL_AGENTS = frozenset({INVENTORY_ANALYST, POLLUTANTS_ANALYST, GREEN_GASES_ANALYST})
 INVENTORY_TOOL = AekoTool(
     tool=query_inventory,
@@ -44,21 +46,47 @@ class Runtime:
         self._lock = threading.Lock()
         self._settings: ModelSettings | None = None
         self._tools: dict[str, tuple[AekoTool, ...]] = {}
-        self._graphs: dict[tuple[Flow, bool], Any] = {}
+        self._graphs: dict[tuple[str, bool], Any] = {}
+        self._settings_budget = RunBudget()
+        self.run_log: RunLog | None = None
 
     @property
     def settings(self) -> ModelSettings | None:
         return self._settings
 
+    def tracker(self, budget: RunBudget | None) -> BudgetTracker:
+        """A run's tracker: the run's own caps, or else the configured per-run defaults."""
+        defaults = self._settings_budget
+        if budget is None:
+            return BudgetTracker(defaults)
+        return BudgetTracker(
+            RunBudget(
+                max_model_calls=budget.max_model_calls
+                if budget.max_model_calls is not None
+                else defaults.max_model_calls,
+                max_tokens=budget.max_tokens
+                if budget.max_tokens is not None
+                else defaults.max_tokens,
+                max_cost_usd=budget.max_cost_usd,
+            )
+        )
+
     @property
     def tools(self) -> Mapping[str, Sequence[AekoTool]]:
         return dict(self._tools)
 
-    def configure(self, settings: ModelSettings | None) -> None:
+    def configure(
+        self,
+        settings: ModelSettings | None,
+        budget: RunBudget | None = None,
+        run_log: RunLog | None = None,
+    ) -> None:
         if settings is not None:
             settings.validate()
         with self._lock:
             self._settings = settings
+            self._settings_budget = budget or RunBudget()
+            self.run_log = run_log
             self._graphs = {}
 
     def set_tools(self, tools: dict[str, tuple[AekoTool, ...]]) -> None:
@@ -68,6 +96,8 @@ class Runtime:
 
     def reset(self) -> None:
         with self._lock:
+            self._settings_budget = RunBudget()
+            self.run_log = None
             self._settings = None
             self._tools = {}
             self._graphs = {}
@@ -86,14 +116,19 @@ class Runtime:
             return built
 
     def run(
-        self, flow: Flow, state: RunState, *, inventory: Any = None
+        self,
+        flow: Flow,
+        state: RunState,
+        *,
+        budget: BudgetTracker,
+        inventory: Any = None,
     ) -> Generator[Any, None, dict[str, Any]]:
         """Yield the run's events as the nodes emit them; return the final state."""
         final: dict[str, Any] = {}
         config = {
             "recursion_limit": RECURSION_LIMIT[flow],
             "metadata": {"flow": flow},
-            "configurable": {INVENTORY_KEY: inventory},
+            "configurable": {INVENTORY_KEY: inventory, BUDGET_KEY: budget},
         }
         graph = self.graph(flow, inventory_tool=inventory is not None)
         for mode, chunk in graph.stream(state, config, stream_mode=["custom", "values"]):
@@ -108,7 +143,7 @@ class Runtime:
         if settings is None:
             raise AekoNotConfiguredError("Call Aeko.config() before running the engine.")
         cap = settings.report_max_tokens if flow == "inventory" else settings.max_tokens
-        models = build_tier_models(settings, cap)
+        chains = build_tier_chains(settings, cap)
         runners = {}
         for agent in ROUTES[flow]:
             tier = SPEC_BY_NAME[agent].tier
@@ -118,11 +153,25 @@ class Runtime:
             runners[agent] = AgentRunner(
                 agent,
                 render_system_prompt(PROMPTS[agent], flow, tools),
-                primary=models[tier],
-                fallback=models[_OTHER_TIER[tier]],
+                chains[tier],
                 tools=tools,
+                retry=settings.retry,
             )
         return build_graph(flow, runners)
+
+    def summarizer(self) -> AgentRunner:
+        """The runner that folds old turns into the conversation summary (fast tier)."""
+        built = self._graphs.get(("summary", False))
+        if built is not None:
+            return built
+        with self._lock:
+            settings = self._settings
+            if settings is None:
+                raise AekoNotConfiguredError("Call Aeko.config() before running the engine.")
+            chain = build_tier_chains(settings, settings.max_tokens)["fast"]
+            runner = AgentRunner(SUMMARIZER, SUMMARY_PROMPT, chain, retry=settings.retry)
+            self._graphs = {**self._graphs, ("summary", False): runner}
+            return runner
 
 
 RUNTIME = Runtime()

@@ -54,7 +54,7 @@ def test_rejects_what_is_neither_a_model_id_nor_a_chat_model():
         Aeko.config("k", max_tokens=0)
 
 
-def test_model_ids_build_gemini_with_timeout_retries_and_cap():
+def test_model_ids_build_gemini_with_timeout_and_cap_and_leave_retries_to_the_engine():
     settings = ModelSettings(
         api_key="test-key",
         fast_model="gemini-3.1-flash-lite",
@@ -62,14 +62,14 @@ def test_model_ids_build_gemini_with_timeout_retries_and_cap():
         max_tokens=1024,
         report_max_tokens=8192,
         request_timeout=30.0,
-        max_retries=2,
     )
     models = build_tier_models(settings, 8192)
     assert all(isinstance(model, ChatGoogleGenerativeAI) for model in models.values())
     assert models["fast"].model.endswith("gemini-3.1-flash-lite")
     assert models["slow"].model.endswith("gemini-3.5-flash")
     for model in models.values():
-        assert (model.timeout, model.max_retries, model.max_output_tokens) == (30.0, 2, 8192)
+        # The client does not retry: the engine does, with backoff, and reports each retry.
+        assert (model.timeout, model.max_retries, model.max_output_tokens) == (30.0, 0, 8192)
         assert model.google_api_key.get_secret_value() == "test-key"
 
 

@@ -161,11 +161,11 @@ def test_inventory_flow_uses_the_report_token_cap_and_chat_the_chat_cap(monkeypa
     caps = {}
 
     def recording(settings, max_tokens):
-        models = factory.build_tier_models(settings, max_tokens)
-        caps[max_tokens] = {tier: model.max_output_tokens for tier, model in models.items()}
-        return models
+        chains = factory.build_tier_chains(settings, max_tokens)
+        caps[max_tokens] = {tier: chain[0].max_output_tokens for tier, chain in chains.items()}
+        return chains
 
-    monkeypatch.setattr(engine.runtime, "build_tier_models", recording)
+    monkeypatch.setattr(engine.runtime, "build_tier_chains", recording)
     Aeko.config("test-key", max_tokens=111, report_max_tokens=2222)
     engine.runtime.RUNTIME.graph("chat")
     engine.runtime.RUNTIME.graph("inventory")

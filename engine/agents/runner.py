@@ -1,4 +1,4 @@
-"""Runs one agent: its model (with the other tier as fallback), its tools, its accounting."""
+"""Runs one agent: its model chain (retries, then fallbacks), its tools, its accounting."""
 
 from __future__ import annotations
 
@@ -11,15 +11,24 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import Runnable
 
+from engine.budget import BudgetTracker
 from engine.constants import MAX_TOOL_ROUNDS
 from engine.dto import AekoModelCall, AekoTool
 from engine.errors import AekoModelError
-from engine.events import ToolCalled, ToolReturned
+from engine.events import ModelFellBack, ModelRetried, ToolCalled, ToolReturned
+from engine.models.resilience import (
+    RetryPolicy,
+    describe,
+    is_retryable,
+    model_label,
+    retry_after,
+)
 from engine.pricing import call_cost
 from engine.protocol import split_marker
 
 Emit = Callable[[Any], None]
 _TOOL_OUTPUT_PREVIEW = 2_000  # characters of a tool result carried on its event
+_NO_BUDGET = BudgetTracker(None)
 
 
 @dataclass(frozen=True)
@@ -36,38 +45,39 @@ class AgentRunner:
         self,
         name: str,
         system_prompt: str,
-        primary: BaseChatModel,
-        fallback: BaseChatModel | None,
+        chain: Sequence[BaseChatModel],
         tools: Sequence[AekoTool] = (),
+        retry: RetryPolicy | None = None,
     ) -> None:
         self.name = name
         self.system_prompt = system_prompt
+        self.retry = retry or RetryPolicy()
         self._tools = {declared.name: declared.tool for declared in tools}
         self._config = {"metadata": {"agent": name}, "run_name": name, "tags": [f"agent:{name}"]}
-        if fallback is primary:
-            fallback = None
-        self._answer_model = _with_fallback(primary, fallback)
+        self._answer_chain: tuple[Runnable, ...] = tuple(chain)
         if self._tools:
             bound = [declared.tool for declared in tools]
-            self._tool_model = _with_fallback(
-                primary.bind_tools(bound),
-                fallback.bind_tools(bound) if fallback is not None else None,
-            )
+            self._tool_chain: tuple[Runnable, ...] = tuple(m.bind_tools(bound) for m in chain)
         else:
-            self._tool_model = self._answer_model
+            self._tool_chain = self._answer_chain
 
-    def run(self, request: str, temporal: str, emit: Emit) -> AgentReply:
+    def run(
+        self, request: str, temporal: str, emit: Emit, budget: BudgetTracker | None = None
+    ) -> AgentReply:
         messages: list[BaseMessage] = [
             SystemMessage(f"{self.system_prompt}\n\n{temporal}"),
             HumanMessage(request),
         ]
+        budget = budget or _NO_BUDGET
         calls: list[AekoModelCall] = []
         for round_index in range(MAX_TOOL_ROUNDS + 1):
             # The last round is made without tools, so the agent has to answer.
             with_tools = bool(self._tools) and round_index < MAX_TOOL_ROUNDS
-            reply = self._call(self._tool_model if with_tools else self._answer_model, messages)
-            calls.append(reply[1])
-            message = reply[0]
+            budget.before_call(self.name)
+            chain = self._tool_chain if with_tools else self._answer_chain
+            message, call = self._call(chain, messages, emit)
+            budget.record(call)
+            calls.append(call)
             if not (with_tools and message.tool_calls):
                 break
             messages.append(message)
@@ -76,25 +86,60 @@ class AgentRunner:
         return AgentReply(text=text, raw_next=raw_next, calls=calls)
 
     def _call(
-        self, model: Runnable, messages: list[BaseMessage]
+        self, chain: Sequence[Runnable], messages: list[BaseMessage], emit: Emit
     ) -> tuple[AIMessage, AekoModelCall]:
         started = time.perf_counter()
-        try:
-            message = model.invoke(messages, config=self._config)
-        except Exception as exc:
-            raise AekoModelError(self.name, exc) from exc
+        failures = 0
+        last: BaseException | None = None
+        for index, model in enumerate(chain):
+            attempt = 0
+            while True:
+                try:
+                    message = model.invoke(messages, config=self._config)
+                except Exception as exc:
+                    last, failures = exc, failures + 1
+                    if is_retryable(exc) and attempt < self.retry.max_retries:
+                        attempt += 1
+                        delay = self.retry.delay(attempt, retry_after(exc))
+                        emit(
+                            ModelRetried(
+                                agent=self.name,
+                                model=model_label(model),
+                                attempt=attempt,
+                                delay_s=delay,
+                                reason=describe(exc),
+                            )
+                        )
+                        time.sleep(delay)
+                        continue
+                    break
+                return message, self._accounted(message, model, started, failures)
+            if index + 1 < len(chain):
+                emit(
+                    ModelFellBack(
+                        agent=self.name,
+                        from_model=model_label(model),
+                        to_model=model_label(chain[index + 1]),
+                        reason=describe(last),
+                    )
+                )
+        raise AekoModelError(self.name, last or RuntimeError("no model configured"))
+
+    def _accounted(
+        self, message: AIMessage, model: Runnable, started: float, failures: int
+    ) -> AekoModelCall:
         usage = message.usage_metadata or {}
-        model = _model_name(message)
+        name = _model_name(message) or model_label(model)
         input_tokens, output_tokens = usage.get("input_tokens", 0), usage.get("output_tokens", 0)
-        call = AekoModelCall(
+        return AekoModelCall(
             agent=self.name,
-            model=model,
+            model=name,
             input_tokens=input_tokens,
             output_tokens=output_tokens,
             duration_ms=(time.perf_counter() - started) * 1000,
-            cost_usd=call_cost(model, input_tokens, output_tokens),
+            cost_usd=call_cost(name, input_tokens, output_tokens),
+            retries=failures,
         )
-        return message, call
 
     def _run_tools(self, message: AIMessage, emit: Emit) -> list[ToolMessage]:
         results = []
@@ -124,12 +169,6 @@ class AgentRunner:
         return results
 
 
-def _with_fallback(primary: Runnable, fallback: Runnable | None) -> Runnable:
-    if fallback is None:
-        return primary
-    return primary.with_fallbacks([fallback])
-
-
 def _model_name(message: AIMessage) -> str:
     metadata = message.response_metadata or {}
-    return str(metadata.get("model_name") or metadata.get("model") or "unknown")
+    return str(metadata.get("model_name") or metadata.get("model") or "")

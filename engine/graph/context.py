@@ -17,6 +17,7 @@ from engine.protocol import PLAN_HEADINGS
 # The section labels of a request: the agents (and the offline analyst) read them.
 BUSINESS_CONTEXT = "Contexto do negócio"
 PREVIOUS_REPORT = "Relatório anterior (contexto)"
+SUMMARY = "Resumo da conversa anterior"
 HISTORY = "Histórico da conversa (mais antigo primeiro)"
 QUESTION = "Pergunta do usuário"
 INVENTORY = "Inventário de emissões (Markdown)"
@@ -53,6 +54,8 @@ def agent_request(state: RunState, *, inventory: bool) -> str:
     if state.get("context"):
         label = PREVIOUS_REPORT if inventory else BUSINESS_CONTEXT
         parts.append(f"{label}:\n{state['context']}")
+    if state.get("summary"):
+        parts.append(f"{SUMMARY}:\n{state['summary']}")
     if state.get("history"):
         parts.append(f"{HISTORY}:\n{state['history']}")
     parts.append(f"{INVENTORY if inventory else QUESTION}:\n{state['request']}")

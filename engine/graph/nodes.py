@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from langgraph.config import get_stream_writer
+from langgraph.config import get_config, get_stream_writer
 from langgraph.graph import END
 
 from engine.agents.catalog import (
@@ -23,6 +23,7 @@ from engine.agents.catalog import (
     ROUTER,
 )
 from engine.agents.runner import AgentReply, AgentRunner
+from engine.budget import BUDGET_KEY
 from engine.constants import GUARD_RAIL_MAX_RETRIES, PLAN_FORMAT_MAX_RETRIES
 from engine.events import AgentFinished, AgentStarted, GuardrailVerdict, PlanRewriteRequested
 from engine.graph import context
@@ -53,7 +54,8 @@ def make_node(flow: Flow, runner: AgentRunner) -> Node:
 def _run(runner: AgentRunner, state: RunState, request: str) -> tuple[AgentReply, Any]:
     emit = get_stream_writer()
     emit(AgentStarted(agent=runner.name, attempt=state.get("attempt", 1)))
-    return runner.run(request, state["temporal"], emit), emit
+    budget = (get_config().get("configurable") or {}).get(BUDGET_KEY)
+    return runner.run(request, state["temporal"], emit, budget), emit
 
 
 def _finished(

@@ -17,6 +17,7 @@ class Finding(TypedDict):
 class RunState(TypedDict, total=False):
     request: str  # chat: the user's message; inventory: the inventory as Markdown
     context: str  # chat: role, usecase and memories; inventory: the previous report
+    summary: str  # chat: the running summary of the turns before the replayed ones
     history: str  # chat: the replayed turns, oldest first
     temporal: str
     attempt: int  # guardrail attempt, from 1

@@ -31,6 +31,7 @@ from engine.offline.intent import classify
 from engine.offline.language import Language
 from engine.offline.request import Request
 from engine.protocol import fold
+from engine.summary import NEW_TURNS, PREVIOUS, SUMMARIZER, SUMMARY_MAX_CHARS
 
 _INTENT_AGENT = {
     "concept": FAQ,
@@ -349,7 +350,33 @@ def guardrail(request: Request) -> str:
     return "Aprovado. A resposta atende à pergunta e bate com as análises."
 
 
+# --- conversation summary ----------------------------------------------------------------
+
+_FACT = re.compile(r"\d|%|t co2e|meta|target|prazo|deadline|escopo|scope|prefer", re.IGNORECASE)
+
+
+def summarizer(request: Request) -> str:
+    """Extractive: the previous summary, plus one line per new turn; lines holding facts
+    (numbers, targets, scopes, preferences) are the last to go when space runs out."""
+    previous_text = request.text.split(f"{PREVIOUS}:\n", 1)[-1].split(f"\n{NEW_TURNS}:", 1)[0]
+    lines = [line for line in previous_text.splitlines() if line.startswith("- ")]
+    turns = request.text.split(f"{NEW_TURNS}:\n", 1)[-1]
+    question = ""
+    for line in turns.splitlines():
+        if line.startswith("Usuário: "):
+            question = line.removeprefix("Usuário: ").strip()
+            lines.append(f"- P: {question[:160]}")
+        elif line.startswith("Aeko: "):
+            first = re.split(r"(?<=[.!?])\s", line.removeprefix("Aeko: ").strip(), maxsplit=1)[0]
+            lines[-1] += f" | R: {first[:200]}"
+    while len("\n".join(lines)) > SUMMARY_MAX_CHARS and len(lines) > 1:
+        plain = next((i for i, line in enumerate(lines) if not _FACT.search(line)), 0)
+        lines.pop(plain)
+    return "\n".join(lines)
+
+
 RESPONDERS: dict[str, Callable[[Request], str]] = {
+    SUMMARIZER: summarizer,
     ROUTER: router,
     FAQ: faq,
     INVENTORY_ANALYST: inventory_analyst,
