@@ -21,7 +21,7 @@ def _secrets() -> dict:
 st.set_page_config(page_title="Aeko Studio", page_icon=":material/eco:", layout="wide")
 settings = load_settings(_secrets(), os.environ)
 store = open_store(settings.store)
-engine = configure_engine(settings.gemini_api_key)
+engine = configure_engine(settings)
 context = set_context(settings, store, engine)
 with st.sidebar:
     st.markdown("### Aeko Studio")

@@ -22,6 +22,16 @@ class Settings:
     gemini_api_key: str | None = field(default=None, repr=False)
     # The person using this deployment. Single-user for now; a sign-in would set it.
     user_external_id: int = 1
+    max_calls_per_run: int | None = None
+    max_tokens_per_run: int | None = None
+    daily_cost_cap_usd: float | None = None
+    run_log: Path | None = None  # a JSON-lines log of every run's events
+    # Models: a Gemini id or "provider:model"; fallbacks are ordered, comma-separated.
+    fast_model: str | None = None
+    slow_model: str | None = None
+    fast_fallbacks: tuple[str, ...] | None = None
+    slow_fallbacks: tuple[str, ...] | None = None
+    provider_keys: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def store(self) -> StoreConfig:
@@ -39,4 +49,26 @@ def load_settings(secrets: Mapping[str, Any], environ: Mapping[str, str]) -> Set
         data_dir=Path(read("AEKO_DATA_DIR") or DEFAULT_DATA_DIR),
         gemini_api_key=read("GEMINI_API_KEY") or read("GOOGLE_API_KEY"),
         user_external_id=int(read("AEKO_USER_ID") or 1),
+        max_calls_per_run=_int(read("AEKO_MAX_CALLS_PER_RUN")),
+        max_tokens_per_run=_int(read("AEKO_MAX_TOKENS_PER_RUN")),
+        daily_cost_cap_usd=float(cap) if (cap := read("AEKO_DAILY_COST_CAP_USD")) else None,
+        run_log=Path(log) if (log := read("AEKO_RUN_LOG")) else None,
+        fast_model=read("AEKO_FAST_MODEL"),
+        slow_model=read("AEKO_SLOW_MODEL"),
+        fast_fallbacks=_list(read("AEKO_FAST_FALLBACKS")),
+        slow_fallbacks=_list(read("AEKO_SLOW_FALLBACKS")),
+        provider_keys={
+            provider: key for provider, name in _PROVIDER_KEYS.items() if (key := read(name))
+        },
     )
+
+
+_PROVIDER_KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+
+
+def _list(value: str | None) -> tuple[str, ...] | None:
+    return tuple(item.strip() for item in value.split(",") if item.strip()) if value else None
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value else None

@@ -9,6 +9,7 @@ import streamlit as st
 from components.i18n import t
 from engine import Aeko
 from engine.offline import OFFLINE_MODEL_NAME, OfflineAnalyst
+from settings import Settings
 
 
 @dataclass(frozen=True)
@@ -18,14 +19,27 @@ class EngineStatus:
     slow_model: str
 
 
-def configure_engine(api_key: str | None) -> EngineStatus:
+def configure_engine(settings: Settings) -> EngineStatus:
     """Configure the process-wide engine once; later reruns find it configured."""
     if not Aeko.is_configured():
-        if api_key:
-            Aeko.config(api_key)
+        limits = {
+            "max_model_calls_per_run": settings.max_calls_per_run,
+            "max_tokens_per_run": settings.max_tokens_per_run,
+            "run_log": settings.run_log,
+        }
+        if settings.gemini_api_key or settings.provider_keys:
+            Aeko.config(
+                settings.gemini_api_key,
+                fast_model=settings.fast_model,
+                slow_model=settings.slow_model,
+                fast_fallbacks=settings.fast_fallbacks,
+                slow_fallbacks=settings.slow_fallbacks,
+                provider_keys=settings.provider_keys,
+                **limits,
+            )
         else:
             analyst = OfflineAnalyst()
-            Aeko.config(fast_model=analyst, slow_model=analyst)
+            Aeko.config(fast_model=analyst, slow_model=analyst, **limits)
     fast, slow = Aeko.model_names() or ("", "")
     return EngineStatus(offline=fast == OFFLINE_MODEL_NAME, fast_model=fast, slow_model=slow)
 

@@ -14,107 +14,195 @@ TEXTS: dict[str, dict[str, str]] = {
     "nav_history": {"pt": "Histórico", "en": "History"},
     "nav_settings": {"pt": "Configurações", "en": "Settings"},
     # sidebar status
-    "db_embedded": {"pt": "Banco de dados: embutido, em `{where}`",
-                    "en": "Database: embedded, in `{where}`"},
+    "db_embedded": {
+        "pt": "Banco de dados: embutido, em `{where}`",
+        "en": "Database: embedded, in `{where}`",
+    },
     "db_remote": {"pt": "Banco de dados: {where}", "en": "Database: {where}"},
-    "db_down": {"pt": "Banco de dados indisponível: {where}",
-                "en": "Database unavailable: {where}"},
-    "model_offline": {"pt": "Modelo: analista offline (sem chave de API). Defina GEMINI_API_KEY "
-                            "para usar o Gemini.",
-                      "en": "Model: offline analyst (no API key). Set GEMINI_API_KEY to use "
-                            "Gemini."},
+    "db_down": {
+        "pt": "Banco de dados indisponível: {where}",
+        "en": "Database unavailable: {where}",
+    },
+    "model_offline": {
+        "pt": "Modelo: analista offline (sem chave de API). Defina GEMINI_API_KEY "
+        "para usar o Gemini.",
+        "en": "Model: offline analyst (no API key). Set GEMINI_API_KEY to use Gemini.",
+    },
     "model_online": {"pt": "Modelos: {fast} / {slow}", "en": "Models: {fast} / {slow}"},
-    "pending_writes": {"pt": "{n} resposta(s) aguardando o banco de dados; serão gravadas quando "
-                             "ele voltar.",
-                       "en": "{n} answer(s) waiting for the database; they will be saved when "
-                             "it is back."},
-    "no_database": {"pt": "Sem banco de dados, nada pode ser salvo. {message}",
-                    "en": "Without the database nothing can be saved. {message}"},
+    "pending_writes": {
+        "pt": "{n} resposta(s) aguardando o banco de dados; serão gravadas quando ele voltar.",
+        "en": "{n} answer(s) waiting for the database; they will be saved when it is back.",
+    },
+    "no_database": {
+        "pt": "Sem banco de dados, nada pode ser salvo. {message}",
+        "en": "Without the database nothing can be saved. {message}",
+    },
     # chat
     "chat_title": {"pt": "Chat ESG", "en": "ESG chat"},
-    "chat_caption": {"pt": "Pergunte sobre escopos, gases, alternativas e planos de redução.",
-                     "en": "Ask about scopes, gases, alternatives and reduction plans."},
+    "chat_caption": {
+        "pt": "Pergunte sobre escopos, gases, alternativas e planos de redução.",
+        "en": "Ask about scopes, gases, alternatives and reduction plans.",
+    },
     "chat_placeholder": {"pt": "Escreva sua pergunta…", "en": "Type your question…"},
-    "chat_empty": {"pt": "Comece uma conversa: por exemplo, \"Qual a diferença entre escopo 1 e "
-                         "escopo 2?\"",
-                   "en": "Start a conversation: for example, \"What is the difference between "
-                         "scope 1 and scope 2?\""},
+    "chat_empty": {
+        "pt": 'Comece uma conversa: por exemplo, "Qual a diferença entre escopo 1 e escopo 2?"',
+        "en": 'Start a conversation: for example, "What is the difference between '
+        'scope 1 and scope 2?"',
+    },
     "sessions": {"pt": "Conversas", "en": "Conversations"},
     "new_session": {"pt": "Nova conversa", "en": "New conversation"},
     "rename": {"pt": "Renomear", "en": "Rename"},
     "delete": {"pt": "Excluir", "en": "Delete"},
-    "confirm_delete": {"pt": "Excluir de vez? Não há como desfazer.",
-                       "en": "Delete for good? This cannot be undone."},
+    "confirm_delete": {
+        "pt": "Excluir de vez? Não há como desfazer.",
+        "en": "Delete for good? This cannot be undone.",
+    },
     "name": {"pt": "Nome", "en": "Name"},
     "save": {"pt": "Salvar", "en": "Save"},
     "trail_running": {"pt": "Os agentes estão trabalhando…", "en": "The agents are working…"},
-    "trail_done": {"pt": "Trilha dos agentes ({n} chamadas, {seconds:.1f} s)",
-                   "en": "Agent trail ({n} calls, {seconds:.1f} s)"},
+    "trail_done": {
+        "pt": "Trilha dos agentes ({n} chamadas, {seconds:.1f} s)",
+        "en": "Agent trail ({n} calls, {seconds:.1f} s)",
+    },
     "trail_failed": {"pt": "A execução falhou", "en": "The run failed"},
-    "trail_agent": {"pt": "{agent} · {model} · {ms:.0f} ms · {tin}+{tout} tokens",
-                    "en": "{agent} · {model} · {ms:.0f} ms · {tin}+{tout} tokens"},
+    "trail_agent": {
+        "pt": "{agent} · {model} · {ms:.0f} ms · {tin}+{tout} tokens",
+        "en": "{agent} · {model} · {ms:.0f} ms · {tin}+{tout} tokens",
+    },
     "trail_next": {"pt": "→ encaminhou para {agent}", "en": "→ handed over to {agent}"},
     "trail_tool": {"pt": "Ferramenta {tool}", "en": "Tool {tool}"},
-    "trail_rejected": {"pt": "Guardrail reprovou a tentativa {attempt}: {reasons}",
-                       "en": "Guardrail rejected attempt {attempt}: {reasons}"},
-    "trail_approved": {"pt": "Guardrail aprovou (tentativa {attempt})",
-                       "en": "Guardrail approved (attempt {attempt})"},
-    "trail_rewrite": {"pt": "Plano sem {headings}: pedida a reescrita {n}",
-                      "en": "Plan missing {headings}: rewrite {n} requested"},
+    "trail_rejected": {
+        "pt": "Guardrail reprovou a tentativa {attempt}: {reasons}",
+        "en": "Guardrail rejected attempt {attempt}: {reasons}",
+    },
+    "trail_approved": {
+        "pt": "Guardrail aprovou (tentativa {attempt})",
+        "en": "Guardrail approved (attempt {attempt})",
+    },
+    "trail_rewrite": {
+        "pt": "Plano sem {headings}: pedida a reescrita {n}",
+        "en": "Plan missing {headings}: rewrite {n} requested",
+    },
+    "trail_retry": {
+        "pt": "{model} falhou ({reason}); nova tentativa {attempt} em {delay:.1f} s",
+        "en": "{model} failed ({reason}); retry {attempt} in {delay:.1f} s",
+    },
+    "trail_fallback": {
+        "pt": "{from_model} indisponível ({reason}); usando {to_model}",
+        "en": "{from_model} unavailable ({reason}); using {to_model}",
+    },
+    "trail_summary": {
+        "pt": "Resumo da conversa atualizado ({n} mensagens antigas)",
+        "en": "Conversation summary updated ({n} older messages)",
+    },
+    "budget_exceeded": {
+        "pt": "A execução parou no limite de {limit} ({used:g} de {allowed:g}). "
+        "O que já foi gasto ficou registrado.",
+        "en": "The run stopped at its {limit} limit ({used:g} of {allowed:g}). "
+        "What it spent was recorded.",
+    },
+    "daily_cap_reached": {
+        "pt": "O limite diário de custo (US$ {cap:.2f}) foi atingido: "
+        "novas perguntas amanhã, ou peça para ampliar o limite.",
+        "en": "The daily cost cap (US$ {cap:.2f}) has been reached: ask "
+        "again tomorrow, or have the cap raised.",
+    },
+    "session_cost": {
+        "pt": "Esta conversa: {runs} execuções · US$ {cost:.4f}",
+        "en": "This conversation: {runs} runs · US$ {cost:.4f}",
+    },
+    "usage_title": {"pt": "Uso e custo", "en": "Usage and cost"},
+    "usage_today": {"pt": "Hoje", "en": "Today"},
+    "usage_total": {"pt": "Total", "en": "All time"},
+    "usage_unknown": {
+        "pt": "{n} execuções com preço desconhecido",
+        "en": "{n} runs with an unknown price",
+    },
+    "plan_cost": {"pt": "Custo do plano: {cost}", "en": "Plan cost: {cost}"},
     "offline_label": {"pt": "analista offline", "en": "offline analyst"},
     "verdict_approved": {"pt": "Aprovada pelo guardrail", "en": "Approved by the guardrail"},
-    "verdict_approved_after": {"pt": "Aprovada após {n} devolução(ões)",
-                               "en": "Approved after {n} send-back(s)"},
-    "verdict_rejected": {"pt": "Reprovada após {n} tentativas",
-                         "en": "Rejected after {n} attempts"},
+    "verdict_approved_after": {
+        "pt": "Aprovada após {n} devolução(ões)",
+        "en": "Approved after {n} send-back(s)",
+    },
+    "verdict_rejected": {
+        "pt": "Reprovada após {n} tentativas",
+        "en": "Rejected after {n} attempts",
+    },
     "verdict_unreviewed": {"pt": "Sem revisão do guardrail", "en": "Not reviewed"},
-    "turn_cost": {"pt": "{tin} tokens de entrada · {tout} de saída · custo {cost}",
-                  "en": "{tin} input tokens · {tout} output · cost {cost}"},
+    "turn_cost": {
+        "pt": "{tin} tokens de entrada · {tout} de saída · custo {cost}",
+        "en": "{tin} input tokens · {tout} output · cost {cost}",
+    },
     "cost_unknown": {"pt": "desconhecido", "en": "unknown"},
-    "rejected_turn": {"pt": "O guardrail reprovou todas as versões desta resposta, então ela "
-                            "não foi enviada nem entra no histórico. Tente reformular a "
-                            "pergunta.",
-                      "en": "The guardrail rejected every draft of this answer, so it was not "
-                            "sent and stays out of the history. Try rephrasing the question."},
-    "rejected_list": {"pt": "Perguntas sem resposta aprovada ({n})",
-                      "en": "Questions without an approved answer ({n})"},
-    "interrupted": {"pt": "Pergunta sem resposta (a execução foi interrompida): {question}",
-                    "en": "Question without an answer (the run was interrupted): {question}"},
+    "rejected_turn": {
+        "pt": "O guardrail reprovou todas as versões desta resposta, então ela "
+        "não foi enviada nem entra no histórico. Tente reformular a "
+        "pergunta.",
+        "en": "The guardrail rejected every draft of this answer, so it was not "
+        "sent and stays out of the history. Try rephrasing the question.",
+    },
+    "rejected_list": {
+        "pt": "Perguntas sem resposta aprovada ({n})",
+        "en": "Questions without an approved answer ({n})",
+    },
+    "interrupted": {
+        "pt": "Pergunta sem resposta (a execução foi interrompida): {question}",
+        "en": "Question without an answer (the run was interrupted): {question}",
+    },
+    "session_unreadable": {
+        "pt": "Esta conversa está gravada num formato que o app não consegue "
+        "ler. Abra outra conversa ou comece uma nova.",
+        "en": "This conversation is stored in a shape the app cannot read. "
+        "Open another conversation or start a new one.",
+    },
     "ask_again": {"pt": "Perguntar de novo", "en": "Ask again"},
-    "engine_error": {"pt": "Não foi possível responder agora: {message} Sua pergunta ficou "
-                           "salva; tente de novo em instantes.",
-                     "en": "Could not answer right now: {message} Your question was saved; "
-                           "try again in a moment."},
-    "saved_later": {"pt": "O banco de dados não respondeu: a resposta fica nesta aba e será "
-                          "gravada quando ele voltar.",
-                    "en": "The database did not answer: the answer stays in this tab and will "
-                          "be saved when it is back."},
+    "engine_error": {
+        "pt": "Não foi possível responder agora: {message} Sua pergunta ficou "
+        "salva; tente de novo em instantes.",
+        "en": "Could not answer right now: {message} Your question was saved; "
+        "try again in a moment.",
+    },
+    "saved_later": {
+        "pt": "O banco de dados não respondeu: a resposta fica nesta aba e será "
+        "gravada quando ele voltar.",
+        "en": "The database did not answer: the answer stays in this tab and will "
+        "be saved when it is back.",
+    },
     # inventory
     "inv_title": {"pt": "Inventário de emissões", "en": "Emissions inventory"},
-    "inv_caption": {"pt": "Envie a planilha do inventário (.xlsx, .xls, .ods ou .csv) ou use o "
-                          "exemplo.",
-                    "en": "Upload the inventory spreadsheet (.xlsx, .xls, .ods or .csv) or use "
-                          "the sample."},
+    "inv_caption": {
+        "pt": "Envie a planilha do inventário (.xlsx, .xls, .ods ou .csv) ou use o exemplo.",
+        "en": "Upload the inventory spreadsheet (.xlsx, .xls, .ods or .csv) or use the sample.",
+    },
     "inv_upload": {"pt": "Planilha do inventário", "en": "Inventory spreadsheet"},
     "inv_sample": {"pt": "Usar o inventário de exemplo", "en": "Use the sample inventory"},
     "inv_sheets": {"pt": "Abas a analisar", "en": "Sheets to analyse"},
     "inv_gwp": {"pt": "Conjunto de GWP (IPCC)", "en": "GWP set (IPCC)"},
     "inv_reading": {"pt": "Lendo a planilha…", "en": "Reading the spreadsheet…"},
     "inv_mapping": {"pt": "Mapeamento das colunas", "en": "Column mapping"},
-    "inv_mapping_help": {"pt": "Corrija o campo de uma coluna e a tabela é relida.",
-                         "en": "Fix a column's field and the table is read again."},
+    "inv_mapping_help": {
+        "pt": "Corrija o campo de uma coluna e a tabela é relida.",
+        "en": "Fix a column's field and the table is read again.",
+    },
     "col_sheet": {"pt": "Aba", "en": "Sheet"},
     "col_column": {"pt": "Coluna", "en": "Column"},
     "col_field": {"pt": "Campo", "en": "Field"},
     "inv_total": {"pt": "Total", "en": "Total"},
     "inv_rows": {"pt": "Linhas", "en": "Rows"},
-    "inv_biogenic": {"pt": "CO2 biogênico (fora do total)",
-                     "en": "Biogenic CO2 (outside the total)"},
+    "inv_biogenic": {
+        "pt": "CO2 biogênico (fora do total)",
+        "en": "Biogenic CO2 (outside the total)",
+    },
     "inv_table": {"pt": "Tabela canônica", "en": "Canonical table"},
-    "inv_markdown": {"pt": "Prévia em Markdown (primeiras linhas)",
-                     "en": "Markdown preview (first rows)"},
-    "inv_download_md": {"pt": "Baixar a tabela em Markdown",
-                        "en": "Download the table as Markdown"},
+    "inv_markdown": {
+        "pt": "Prévia em Markdown (primeiras linhas)",
+        "en": "Markdown preview (first rows)",
+    },
+    "inv_download_md": {
+        "pt": "Baixar a tabela em Markdown",
+        "en": "Download the table as Markdown",
+    },
     "inv_charts": {"pt": "Gráficos", "en": "Charts"},
     "chart_scope": {"pt": "Emissões por escopo", "en": "Emissions by scope"},
     "chart_gas": {"pt": "Emissões por gás", "en": "Emissions by gas"},
@@ -128,18 +216,22 @@ TEXTS: dict[str, dict[str, str]] = {
     "inv_analyze": {"pt": "Analisar e gerar o plano", "en": "Analyse and write the plan"},
     "inv_plan": {"pt": "Plano de melhoria", "en": "Improvement plan"},
     "inv_plan_saved": {"pt": "Plano salvo.", "en": "Plan saved."},
-    "malformed_plan": {"pt": "O coordenador não entregou o plano no formato esperado mesmo após "
-                             "{n} tentativas (faltou: {missing}). Tente analisar de novo.",
-                       "en": "The coordinator did not deliver the plan in the expected format "
-                             "after {n} attempts (missing: {missing}). Try analysing again."},
+    "malformed_plan": {
+        "pt": "O coordenador não entregou o plano no formato esperado mesmo após "
+        "{n} tentativas (faltou: {missing}). Tente analisar de novo.",
+        "en": "The coordinator did not deliver the plan in the expected format "
+        "after {n} attempts (missing: {missing}). Try analysing again.",
+    },
     "export_md": {"pt": "Markdown", "en": "Markdown"},
     "export_docx": {"pt": "Word (DOCX)", "en": "Word (DOCX)"},
     "export_pdf": {"pt": "PDF", "en": "PDF"},
     "plan_problem": {"pt": "Problema definido", "en": "Defined problem"},
     "plan_method": {"pt": "Método", "en": "Method"},
     "plan_reasoning": {"pt": "Raciocínio", "en": "Reasoning"},
-    "plan_title": {"pt": "Plano de melhoria – inventário {number}",
-                   "en": "Improvement plan – inventory {number}"},
+    "plan_title": {
+        "pt": "Plano de melhoria – inventário {number}",
+        "en": "Improvement plan – inventory {number}",
+    },
     # history
     "hist_title": {"pt": "Histórico", "en": "History"},
     "hist_search": {"pt": "Buscar", "en": "Search"},
@@ -157,10 +249,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "set_usecase": {"pt": "Caso de uso", "en": "Use case"},
     "set_saved": {"pt": "Salvo.", "en": "Saved."},
     "set_memories": {"pt": "Memórias", "en": "Memories"},
-    "set_memories_help": {"pt": "O que a Aeko deve lembrar em toda conversa. Memórias expiradas "
-                                "não são enviadas aos agentes.",
-                          "en": "What Aeko should remember in every conversation. Expired "
-                                "memories are not sent to the agents."},
+    "set_memories_help": {
+        "pt": "O que a Aeko deve lembrar em toda conversa. Memórias expiradas "
+        "não são enviadas aos agentes.",
+        "en": "What Aeko should remember in every conversation. Expired "
+        "memories are not sent to the agents.",
+    },
     "set_field": {"pt": "Assunto", "en": "Subject"},
     "set_description": {"pt": "Descrição", "en": "Description"},
     "set_expires": {"pt": "Expira em", "en": "Expires on"},
@@ -168,11 +262,15 @@ TEXTS: dict[str, dict[str, str]] = {
     "set_expire": {"pt": "Expirar", "en": "Expire"},
     "set_expired": {"pt": "expirada", "en": "expired"},
     "set_provider": {"pt": "Provedor e modelos", "en": "Provider and models"},
-    "set_key_set": {"pt": "Chave do Gemini configurada (não exibida).",
-                    "en": "Gemini key configured (not shown)."},
-    "set_key_missing": {"pt": "Sem chave de API: o app usa o analista offline.",
-                        "en": "No API key: the app uses the offline analyst."},
-}  # fmt: skip
+    "set_key_set": {
+        "pt": "Chave do Gemini configurada (não exibida).",
+        "en": "Gemini key configured (not shown).",
+    },
+    "set_key_missing": {
+        "pt": "Sem chave de API: o app usa o analista offline.",
+        "en": "No API key: the app uses the offline analyst.",
+    },
+}
 
 
 def language() -> str:

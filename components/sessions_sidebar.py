@@ -30,8 +30,12 @@ def sessions_sidebar(sessions: SessionRepository, current: str | None) -> None:
         for summary in sessions.list(limit=30):
             selected = summary.id == current
             label = summary.name or "—"
-            if st.button(label, key=f"open-{summary.id}", width="stretch",
-                         type="primary" if selected else "tertiary"):  # fmt: skip
+            if st.button(
+                label,
+                key=f"open-{summary.id}",
+                width="stretch",
+                type="primary" if selected else "tertiary",
+            ):
                 open_session(summary.id)
                 st.rerun()
         if current:

@@ -16,8 +16,11 @@ from engine import (
     AgentStarted,
     EngineEvent,
     GuardrailVerdict,
+    ModelFellBack,
+    ModelRetried,
     PlanRewriteRequested,
     RunFinished,
+    SummaryUpdated,
     ToolCalled,
     ToolReturned,
 )
@@ -69,6 +72,27 @@ def run_with_trail(events: Iterable[EngineEvent]) -> object:
                     status.success(t("trail_approved", attempt=event.attempt))
                 else:
                     status.error(t("trail_rejected", attempt=event.attempt, reasons=event.reasons))
+            elif isinstance(event, ModelRetried):
+                status.warning(
+                    t(
+                        "trail_retry",
+                        model=model_label(event.model),
+                        reason=event.reason,
+                        attempt=event.attempt,
+                        delay=event.delay_s,
+                    )
+                )
+            elif isinstance(event, ModelFellBack):
+                status.warning(
+                    t(
+                        "trail_fallback",
+                        from_model=model_label(event.from_model),
+                        to_model=model_label(event.to_model),
+                        reason=event.reason,
+                    )
+                )
+            elif isinstance(event, SummaryUpdated):
+                status.info(t("trail_summary", n=event.covered_turns))
             elif isinstance(event, PlanRewriteRequested):
                 status.warning(
                     t("trail_rewrite", headings=", ".join(event.headings), n=event.rewrite)
@@ -81,7 +105,7 @@ def run_with_trail(events: Iterable[EngineEvent]) -> object:
                     expanded=False,
                 )
                 return event.result
-    except (AekoError, Exception):
+    except Exception:
         status.update(label=t("trail_failed"), state="error", expanded=True)
         raise
     status.update(label=t("trail_failed"), state="error", expanded=True)

@@ -8,6 +8,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from engine.agents.catalog import AGENT_NAMES
 from engine.analyzer import AekoInventoryAnalyzer
+from engine.budget import RunBudget
 from engine.config import Aeko
 from engine.constants import (
     DEFAULT_FAST_MODEL,
@@ -19,6 +20,7 @@ from engine.constants import (
     SESSION_HISTORY_USAGE,
 )
 from engine.dto import (
+    AekoConversationSummary,
     AekoImprovementPlan,
     AekoMessage,
     AekoMessageResponse,
@@ -30,6 +32,7 @@ from engine.dto import (
     AekoUserMemory,
 )
 from engine.errors import (
+    AekoBudgetExceededError,
     AekoError,
     AekoModelError,
     AekoNotConfiguredError,
@@ -41,8 +44,11 @@ from engine.events import (
     AgentStarted,
     EngineEvent,
     GuardrailVerdict,
+    ModelFellBack,
+    ModelRetried,
     PlanRewriteRequested,
     RunFinished,
+    SummaryUpdated,
     ToolCalled,
     ToolReturned,
 )
@@ -65,6 +71,8 @@ __all__ = [
     "PLAN_FORMAT_MAX_RETRIES",
     "SESSION_HISTORY_USAGE",
     "Aeko",
+    "AekoBudgetExceededError",
+    "AekoConversationSummary",
     "AekoError",
     "AekoImprovementPlan",
     "AekoInventoryAnalyzer",
@@ -84,8 +92,12 @@ __all__ = [
     "EngineEvent",
     "GuardrailVerdict",
     "MalformedAgentOutputError",
+    "ModelFellBack",
+    "ModelRetried",
     "PlanRewriteRequested",
+    "RunBudget",
     "RunFinished",
+    "SummaryUpdated",
     "ToolCalled",
     "ToolReturned",
     "UnknownAgentError",

@@ -4,13 +4,21 @@ from contextlib import suppress
 from uuid import uuid4
 
 import streamlit as st
+from pydantic import ValidationError
 
+from components.budget import explain_budget_error, run_budget
 from components.context import current, require_database
 from components.i18n import language, t
 from components.safe_text import sanitize
 from components.sessions_sidebar import open_session, open_session_id, sessions_sidebar
 from components.trail import cost_text, model_label, run_with_trail, verdict_badge
-from engine import AekoError, AekoMessenger, AekoSession, GuardrailVerdict
+from engine import (
+    AekoBudgetExceededError,
+    AekoError,
+    AekoMessenger,
+    AekoSession,
+    GuardrailVerdict,
+)
 from store import StoreError
 from store.errors import NotFoundError
 from store.outbox import Write
@@ -33,6 +41,10 @@ try:
 except NotFoundError:
     open_session(None)
     session_id = None
+except ValidationError:  # a document another program wrote in a shape we cannot read
+    st.error(t("session_unreadable"), icon=":material/error:")
+    open_session(None)
+    st.stop()
 except StoreError as error:
     st.error(error.message(language()))
     st.stop()
@@ -44,6 +56,11 @@ def _render_answer(text: str) -> None:
 
 def _history(session: AekoSession) -> None:
     meta = sessions.turn_meta(session.id)
+    totals = context.store.usage(user.id).totals(session_id=session.id)
+    with st.sidebar:
+        st.caption(
+            ":material/payments: " + t("session_cost", runs=totals.runs, cost=totals.cost_usd)
+        )
     for index, turn in enumerate(session.messages):
         with st.chat_message("user"):
             st.markdown(sanitize(turn.input))
@@ -83,6 +100,7 @@ def _recording(events, seen: list):
 
 
 def _ask(question: str, session: AekoSession | None) -> None:
+    budget = run_budget(context)
     if session is None:
         session = sessions.create(name=question[:60])
         open_session(session.id)
@@ -98,12 +116,41 @@ def _ask(question: str, session: AekoSession | None) -> None:
         except StoreError:
             memories = []
         seen: list = []
+        summary = sessions.summary(session.id)
+        messenger = AekoMessenger(user, memories)
         try:
-            events = AekoMessenger(user, memories).stream(question, session)
+            events = messenger.stream(
+                question, session, summary=summary, budget=budget, run_id=run_id
+            )
             response = run_with_trail(_recording(events, seen))
+        except AekoBudgetExceededError as error:
+            st.error(explain_budget_error(error, language()), icon=":material/savings:")
+            context.outbox.submit(
+                context.store,
+                Write.usage(
+                    user.id,
+                    run_id,
+                    "chat",
+                    error.usage,
+                    outcome="budget_exceeded",
+                    session_id=session.id,
+                ),
+            )
+            return
         except AekoError as error:
             st.error(t("engine_error", message=str(error)), icon=":material/error:")
             return
+        outcome = "answered" if response.message.output else "rejected"
+        context.outbox.submit(
+            context.store,
+            Write.usage(
+                user.id, run_id, "chat", response.usage, outcome=outcome, session_id=session.id
+            ),
+        )
+        if response.summary and response.summary != summary:
+            context.outbox.submit(
+                context.store, Write.summary(user.id, session.id, response.summary)
+            )
         if response.message.output:
             _render_answer(response.message.output)
             verdict_badge(response)

@@ -9,13 +9,19 @@ import streamlit as st
 
 from assets.sample_inventory import SAMPLE_NAME, SAMPLE_PATH
 from components import charts
+from components.budget import explain_budget_error, run_budget
 from components.context import current, require_database
 from components.exports import plan_markdown
 from components.i18n import language, t
 from components.plan_card import plan_card, plan_downloads
 from components.safe_text import sanitize
-from components.trail import run_with_trail
-from engine import AekoError, AekoInventoryAnalyzer, MalformedAgentOutputError
+from components.trail import cost_text, run_with_trail
+from engine import (
+    AekoBudgetExceededError,
+    AekoError,
+    AekoInventoryAnalyzer,
+    MalformedAgentOutputError,
+)
 from engine.inventory import (
     DEFAULT_GWP_SET,
     FIELDS,
@@ -169,6 +175,9 @@ previous = st.selectbox(
 )
 
 if st.button(t("inv_analyze"), type="primary", icon=":material/auto_awesome:"):
+    budget = run_budget(context)
+    run_id = uuid4().hex
+    record = None
     try:
         record = context.store.inventories(user.id).save(
             name,
@@ -185,13 +194,48 @@ if st.button(t("inv_analyze"), type="primary", icon=":material/auto_awesome:"):
         analyzer = AekoInventoryAnalyzer()
         if previous is not None:
             analyzer.set_context(plan_markdown(previous, title=t("inv_previous"), lang="pt"))
-        plan = run_with_trail(analyzer.stream(inventory, id_external_inventory=record.number))
-        run_id = uuid4().hex
+        plan = run_with_trail(
+            analyzer.stream(
+                inventory, id_external_inventory=record.number, budget=budget, run_id=run_id
+            )
+        )
         st.session_state[PLAN] = (plan, record.number)
+        context.outbox.submit(
+            context.store,
+            Write.usage(
+                user.id,
+                run_id,
+                "inventory",
+                plan.usage,
+                outcome="plan",
+                inventory_number=record.number,
+            ),
+        )
+        st.caption(
+            t(
+                "plan_cost",
+                cost=cost_text(
+                    plan.usage.input_tokens, plan.usage.output_tokens, plan.usage.cost_usd
+                ),
+            )
+        )
         if context.outbox.submit(context.store, Write.plan(user.id, plan, run_id)):
             st.success(t("inv_plan_saved"), icon=":material/check:")
         else:
             st.warning(t("saved_later"), icon=":material/sync:")
+    except AekoBudgetExceededError as error:
+        st.error(explain_budget_error(error, lang), icon=":material/savings:")
+        context.outbox.submit(
+            context.store,
+            Write.usage(
+                user.id,
+                run_id,
+                "inventory",
+                error.usage,
+                outcome="budget_exceeded",
+                inventory_number=record.number if record else None,
+            ),
+        )
     except MalformedAgentOutputError as error:
         st.error(t("malformed_plan", n=error.attempts, missing=", ".join(error.missing)))
     except AekoError as error:

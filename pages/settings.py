@@ -32,6 +32,24 @@ require_database(context)
 
 user = context.user
 try:
+    st.subheader(t("usage_title"))
+    usage = context.store.usage(user.id)
+    start_of_day = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    today, total = usage.totals(since=start_of_day), usage.totals()
+    left, right = st.columns(2)
+    left.metric(
+        t("usage_today"),
+        f"US$ {today.cost_usd:.4f}",
+        help=f"{today.runs} · {today.input_tokens}+{today.output_tokens} tokens",
+    )
+    right.metric(
+        t("usage_total"),
+        f"US$ {total.cost_usd:.4f}",
+        help=f"{total.runs} · {total.input_tokens}+{total.output_tokens} tokens",
+    )
+    if total.unknown_cost_runs:
+        st.caption(t("usage_unknown", n=total.unknown_cost_runs))
+
     st.subheader(t("set_profile"))
     with st.form("profile"):
         role = st.text_input(t("set_role"), value=user.role, max_chars=200)

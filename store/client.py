@@ -17,6 +17,7 @@ from store.repositories import (
     MemoryRepository,
     PlanRepository,
     SessionRepository,
+    UsageRepository,
     UserRepository,
 )
 
@@ -40,6 +41,9 @@ class Store:
 
     def plans(self, user_id: str) -> PlanRepository:
         return PlanRepository(self.db, self.target, user_id)
+
+    def usage(self, user_id: str) -> UsageRepository:
+        return UsageRepository(self.db, self.target, user_id)
 
     def inventories(self, user_id: str) -> InventoryRepository:
         return InventoryRepository(self.db, self.target, user_id)

@@ -21,6 +21,9 @@ PLAN_BY_INVENTORY = [("id_user", ASCENDING), ("id_external_inventory", ASCENDING
 PLAN_BY_RUN = [("id_user", ASCENDING), ("run_id", ASCENDING)]
 INVENTORY_BY_USER = [("id_user", ASCENDING), ("uploaded_at", DESCENDING)]
 INVENTORY_BY_HASH = [("id_user", ASCENDING), ("sha256", ASCENDING)]
+USAGE_BY_USER = [("id_user", ASCENDING), ("created_at", DESCENDING)]
+USAGE_BY_SESSION = [("id_user", ASCENDING), ("id_session", ASCENDING)]
+USAGE_BY_RUN = [("id_user", ASCENDING), ("run_id", ASCENDING)]
 
 INDEXES: dict[str, list[IndexModel]] = {
     "user": [IndexModel(USER_BY_EXTERNAL_ID, unique=True)],
@@ -38,6 +41,11 @@ INDEXES: dict[str, list[IndexModel]] = {
         IndexModel(INVENTORY_BY_USER),
         IndexModel(INVENTORY_BY_HASH),
         IndexModel([("number", ASCENDING)], unique=True),
+    ],
+    "usage": [
+        IndexModel(USAGE_BY_USER),
+        IndexModel(USAGE_BY_SESSION),
+        IndexModel(USAGE_BY_RUN, unique=True),  # one document per run
     ],
 }
 

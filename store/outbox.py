@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from engine.dto import AekoImprovementPlan, AekoMessage
+from engine.dto import AekoConversationSummary, AekoImprovementPlan, AekoMessage, AekoUsage
 from store.client import Store
 from store.errors import StoreUnavailableError
 
-Kind = Literal["complete_turn", "reject_turn", "save_plan"]
+Kind = Literal["complete_turn", "reject_turn", "save_plan", "record_usage", "save_summary"]
 
 
 @dataclass(frozen=True)
@@ -24,26 +24,77 @@ class Write:
 
     @classmethod
     def turn(
-        cls, user_id: str, session_id: str, run_id: str, message: AekoMessage,
+        cls,
+        user_id: str,
+        session_id: str,
+        run_id: str,
+        message: AekoMessage,
         meta: dict | None = None,
-    ) -> Write:  # fmt: skip
+    ) -> Write:
         args = {"session_id": session_id, "run_id": run_id, "message": message, "meta": meta}
         return cls("complete_turn", user_id, args)
 
     @classmethod
-    def rejection(cls, user_id: str, session_id: str, run_id: str, question: str, *,
-                  reasons: str, guardrail_retries: int) -> Write:  # fmt: skip
-        return cls("reject_turn", user_id, {"session_id": session_id, "run_id": run_id,
-                                            "question": question, "reasons": reasons,
-                                            "guardrail_retries": guardrail_retries})  # fmt: skip
+    def rejection(
+        cls,
+        user_id: str,
+        session_id: str,
+        run_id: str,
+        question: str,
+        *,
+        reasons: str,
+        guardrail_retries: int,
+    ) -> Write:
+        return cls(
+            "reject_turn",
+            user_id,
+            {
+                "session_id": session_id,
+                "run_id": run_id,
+                "question": question,
+                "reasons": reasons,
+                "guardrail_retries": guardrail_retries,
+            },
+        )
 
     @classmethod
     def plan(cls, user_id: str, plan: AekoImprovementPlan, run_id: str) -> Write:
         return cls("save_plan", user_id, {"plan": plan, "run_id": run_id})
 
+    @classmethod
+    def usage(
+        cls,
+        user_id: str,
+        run_id: str,
+        flow: str,
+        usage: AekoUsage,
+        *,
+        outcome: str,
+        session_id: str | None = None,
+        inventory_number: int | None = None,
+    ) -> Write:
+        return cls(
+            "record_usage",
+            user_id,
+            {
+                "run_id": run_id,
+                "flow": flow,
+                "usage": usage,
+                "outcome": outcome,
+                "session_id": session_id,
+                "inventory_number": inventory_number,
+            },
+        )
+
+    @classmethod
+    def summary(cls, user_id: str, session_id: str, summary: AekoConversationSummary) -> Write:
+        return cls("save_summary", user_id, {"session_id": session_id, "summary": summary})
+
     def apply(self, store: Store) -> None:
         if self.kind == "save_plan":
             store.plans(self.user_id).save(**self.args)
+        elif self.kind == "record_usage":
+            store.usage(self.user_id).record(**self.args)
         else:
             getattr(store.sessions(self.user_id), self.kind)(**self.args)
 

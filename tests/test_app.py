@@ -2,6 +2,7 @@
 database (the session's embedded server, or MONGODB_URI)."""
 
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 from uuid import uuid4
 
@@ -99,10 +100,12 @@ def test_untrusted_answer_text_loses_images_and_links(app_env):
         model_name="fake",
         script={
             ROUTER: ["Next agent: FAQ"],
-            FAQ: ["Veja ![x](http://evil.example/leak.png) e [isto](http://evil.example) "
-                  "<img src=x onerror=alert(1)> 1.234,5 t CO2e\nNext agent: Nenhum"],
+            FAQ: [
+                "Veja ![x](http://evil.example/leak.png) e [isto](http://evil.example) "
+                "<img src=x onerror=alert(1)> 1.234,5 t CO2e\nNext agent: Nenhum"
+            ],
         },
-    )  # fmt: skip
+    )
     Aeko.config(fast_model=hostile, slow_model=hostile)
     app = _app()
     app.chat_input[0].set_value("O que é escopo 1?").run()
@@ -199,3 +202,64 @@ def test_inventory_bad_file_gets_a_short_message_in_the_user_language(app_env):
     app.run()
     assert not app.exception
     assert any("não é o que a extensão diz" in e.value for e in app.error)
+
+
+class _RateLimited(Exception):
+    status_code = 429
+
+
+def test_usage_is_recorded_per_turn_and_retries_show_in_the_trail(app_env):
+    flaky = ScriptedChatModel(
+        model_name="gemini-2.5-flash",
+        script={ROUTER: [_RateLimited(), "Next agent: FAQ"], FAQ: ["Diretas.\nNext agent: Nenhum"]},
+    )
+    Aeko.config(fast_model=flaky, slow_model=flaky, retry_base_delay=0)
+    app = _app()
+    app.chat_input[0].set_value("O que é escopo 1?").run()
+    assert any("nova tentativa 1" in w.value for w in app.warning)
+    run = app_env.usage.find_one({})
+    assert run["outcome"] == "answered" and run["retries"] == 1 and run["cost_usd"] > 0
+    assert str(run["id_session"]) == app.query_params["session"]
+    settings_page = _app("pages/settings.py")
+    today = next(m for m in settings_page.metric if m.label == "Hoje")
+    assert today.value == f"US$ {run['cost_usd']:.4f}"
+
+
+def test_the_daily_cost_cap_stops_a_run_and_then_refuses_new_ones(app_env, monkeypatch):
+    monkeypatch.setenv("AEKO_DAILY_COST_CAP_USD", "0.000001")
+    priced = ScriptedChatModel(
+        model_name="gemini-2.5-flash",
+        script={ROUTER: ["Next agent: FAQ"], FAQ: ["Diretas.\nNext agent: Nenhum"]},
+    )
+    Aeko.config(fast_model=priced, slow_model=priced)
+    app = _app()
+    app.chat_input[0].set_value("O que é escopo 1?").run()
+    assert any("parou no limite de custo" in e.value for e in app.error)
+    assert app_env.usage.find_one({})["outcome"] == "budget_exceeded"
+    app.chat_input[0].set_value("E escopo 2?").run()
+    assert any("limite diário de custo" in e.value for e in app.error)
+    assert app_env.usage.count_documents({}) == 1
+
+
+def test_a_long_conversation_gets_its_summary_saved_beside_the_turns(app_env):
+    app = _app()
+    app.chat_input[0].set_value("Nossa meta é reduzir 30% do escopo 1 até 2030.").run()
+    session_id = ObjectId(app.query_params["session"])
+    turns = [
+        {
+            "input": f"Pergunta {i}?",
+            "output": f"Resposta {i}.",
+            "submitted_at": datetime.now(UTC),
+            "llm": "",
+            "input_tokens": 0,
+            "output_tokens": 0,
+        }
+        for i in range(12)
+    ]
+    app_env.session.update_one({"_id": session_id}, {"$push": {"messages": {"$each": turns}}})
+    app = _app(session=str(session_id))
+    app.chat_input[0].set_value("O que é escopo 2?").run()
+    stored = app_env.session.find_one({"_id": session_id})
+    assert stored["summary"]["covered_turns"] == len(stored["messages"]) - 1 - 10
+    assert "30%" in stored["summary"]["text"] and "2030" in stored["summary"]["text"]
+    assert any("Resumo da conversa atualizado" in i.value for i in app.info)

@@ -72,14 +72,19 @@ def test_a_rejected_turn_is_kept_outside_the_conversation(db_store):
     sessions = db_store.sessions(user.id)
     session = sessions.create("Rejeição")
     sessions.begin_turn(session.id, "run-r", "pergunta ruim")
-    assert sessions.reject_turn(session.id, "run-r", "pergunta ruim", reasons="link externo",
-                                guardrail_retries=3)  # fmt: skip
-    assert not sessions.reject_turn(session.id, "run-r", "pergunta ruim", reasons="x",
-                                    guardrail_retries=3)  # fmt: skip
+    assert sessions.reject_turn(
+        session.id, "run-r", "pergunta ruim", reasons="link externo", guardrail_retries=3
+    )
+    assert not sessions.reject_turn(
+        session.id, "run-r", "pergunta ruim", reasons="x", guardrail_retries=3
+    )
     assert sessions.get(session.id).messages == []
     [rejected] = sessions.rejected_turns(session.id)
     assert (rejected.input, rejected.reasons, rejected.guardrail_retries) == (
-        "pergunta ruim", "link externo", 3)  # fmt: skip
+        "pergunta ruim",
+        "link externo",
+        3,
+    )
     assert sessions.pending_turns(session.id) == []
 
 
@@ -124,8 +129,9 @@ def test_plans_by_user_and_inventory_newest_first_and_saved_once(db_store):
         reasoning="f",
         updated_at=datetime(2026, 6, 1, tzinfo=UTC),
     )
-    other = AekoImprovementPlan(id_external_inventory=8, defined_problem="g", method="h",
-                                reasoning="i")  # fmt: skip
+    other = AekoImprovementPlan(
+        id_external_inventory=8, defined_problem="g", method="h", reasoning="i"
+    )
     saved_old = plans.save(old, run_id="p1")
     assert plans.save(old, run_id="p1").id == saved_old.id  # a retried save
     plans.save(new, run_id="p2")
@@ -133,8 +139,14 @@ def test_plans_by_user_and_inventory_newest_first_and_saved_once(db_store):
     assert [p.defined_problem for p in plans.by_inventory(7)] == ["d", "a"]
     assert [p.defined_problem for p in plans.list()] == ["g", "d", "a"]
     stored = db_store.db.improvement_plan.find_one({"_id": ObjectId(saved_old.id)})
-    assert {"_id", "id_external_inventory", "defined_problem", "method", "reasoning",
-            "updated_at"} <= set(stored)  # fmt: skip
+    assert {
+        "_id",
+        "id_external_inventory",
+        "defined_problem",
+        "method",
+        "reasoning",
+        "updated_at",
+    } <= set(stored)
     assert plans.delete(saved_old.id) and len(plans.by_inventory(7)) == 1
 
 
@@ -142,9 +154,13 @@ def test_inventories_keep_the_original_file_and_a_summary(db_store):
     user = _user(db_store)
     inventories = db_store.inventories(user.id)
     data = b"Fonte;Gas;Emissoes (t)\nCaldeira;CO2;10\n" * 100
-    record = inventories.save("inv.csv", data, sheets=["inv.csv"],
-                              mapping={"inv.csv": {"Fonte": "source"}},
-                              summary={"total_tco2e": 10.0, "gwp_set": "AR5"})  # fmt: skip
+    record = inventories.save(
+        "inv.csv",
+        data,
+        sheets=["inv.csv"],
+        mapping={"inv.csv": {"Fonte": "source"}},
+        summary={"total_tco2e": 10.0, "gwp_set": "AR5"},
+    )
     again = inventories.save("inv (1).csv", data, sheets=[], mapping={}, summary={})
     assert again.id == record.id  # the same content is stored once
     assert inventories.file(record.id) == data
@@ -161,10 +177,12 @@ def test_user_a_cannot_read_change_or_delete_user_b_s_data(db_store):
     session = db_store.sessions(bob.id).create("Do Bob")
     memory = db_store.memories(bob.id).add("segredo", "do Bob")
     plan = db_store.plans(bob.id).save(
-        AekoImprovementPlan(id_external_inventory=1, defined_problem="a", method="b",
-                            reasoning="c"), run_id="bob")  # fmt: skip
-    record = db_store.inventories(bob.id).save("b.csv", b"a;b\n", sheets=[], mapping={},
-                                               summary={})  # fmt: skip
+        AekoImprovementPlan(
+            id_external_inventory=1, defined_problem="a", method="b", reasoning="c"
+        ),
+        run_id="bob",
+    )
+    record = db_store.inventories(bob.id).save("b.csv", b"a;b\n", sheets=[], mapping={}, summary={})
     as_alice = db_store.sessions(alice.id)
     assert as_alice.list() == []
     with pytest.raises(NotFoundError):
@@ -198,3 +216,58 @@ def test_a_session_from_the_engine_round_trips(db_store):
     loaded = sessions.get(session.id)
     assert isinstance(loaded, AekoSession)
     assert loaded.created_at is not None and loaded.created_at.tzinfo is not None
+
+
+def test_usage_is_recorded_once_per_run_and_summed_per_session_user_and_day(db_store):
+    from engine import AekoModelCall, AekoUsage
+
+    user = _user(db_store)
+    usage_repo = db_store.usage(user.id)
+    session = db_store.sessions(user.id).create("Custos")
+    calls = [
+        AekoModelCall(
+            agent="Roteador",
+            model="gemini-2.5-flash",
+            input_tokens=100,
+            output_tokens=10,
+            cost_usd=0.002,
+            retries=1,
+        ),
+        AekoModelCall(
+            agent="FAQ",
+            model="gemini-2.5-flash",
+            input_tokens=200,
+            output_tokens=50,
+            cost_usd=0.003,
+        ),
+    ]
+    priced = AekoUsage(calls=calls)
+    unknown = AekoUsage(calls=[AekoModelCall(agent="FAQ", model="x", input_tokens=5)])
+    assert usage_repo.record("r1", "chat", priced, outcome="answered", session_id=session.id)
+    assert not usage_repo.record("r1", "chat", priced, outcome="answered", session_id=session.id)
+    usage_repo.record("r2", "chat", unknown, outcome="rejected", session_id=session.id)
+    usage_repo.record("r3", "inventory", priced, outcome="plan", inventory_number=4)
+    in_session = usage_repo.totals(session_id=session.id)
+    assert (in_session.runs, in_session.input_tokens, in_session.unknown_cost_runs) == (2, 305, 1)
+    assert in_session.cost_usd == pytest.approx(0.005)
+    everything = usage_repo.totals()
+    assert everything.runs == 3 and everything.cost_usd == pytest.approx(0.010)
+    tomorrow = datetime.now(UTC) + timedelta(days=1)
+    assert usage_repo.totals(since=tomorrow).runs == 0
+    stored = db_store.db.usage.find_one({"run_id": "r1"})
+    assert stored["calls"][0]["retries"] == 1 and stored["retries"] == 1
+    assert db_store.usage(_user(db_store, 2).id).totals().runs == 0  # isolation
+
+
+def test_the_conversation_summary_is_kept_beside_the_turns_and_only_grows(db_store):
+    from engine import AekoConversationSummary
+
+    user = _user(db_store)
+    sessions = db_store.sessions(user.id)
+    session = sessions.create("Longa")
+    assert sessions.summary(session.id) is None
+    assert sessions.save_summary(session.id, AekoConversationSummary(text="- a", covered_turns=5))
+    older = AekoConversationSummary(text="- velho", covered_turns=3)
+    assert not sessions.save_summary(session.id, older)
+    assert sessions.summary(session.id).text == "- a"
+    assert sessions.get(session.id).messages == []  # the DTO stays the reference's

@@ -86,6 +86,16 @@ def test_every_query_the_repositories_make_is_served_by_an_index(mongo):
     inventories.list(), inventories.file(record.id), inventories.get(record.id)
     inventories.delete(record.id), sessions.delete(session.id)
     store.users.get(user.id)
+    from engine import AekoConversationSummary, AekoUsage
+
+    usage = store.usage(user.id)
+    usage.record("u1", "chat", AekoUsage(), outcome="answered", session_id=session.id)
+    usage.totals(), usage.totals(session_id=session.id), usage.totals(since=datetime.now(UTC))
+    sessions2 = store.sessions(user.id)
+    other = sessions2.create("s2")
+    sessions2.save_summary(other.id, AekoConversationSummary(text="x", covered_turns=1))
+    sessions2.summary(other.id), sessions2.turn_meta(other.id)
+    sessions2.set_feedback(other.id, datetime.now(UTC), 1)
 
     assert len(listener.seen) > 25
     unserved = []

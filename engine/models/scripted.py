@@ -48,6 +48,7 @@ class ScriptedChatModel(BaseChatModel):
     script: dict[str, list[Any]] = Field(default_factory=dict)  # agent -> list[Reply]
     default: Any = "Next agent: Nenhum"  # Reply
     latency_s: float = 0.0
+    record: bool = True  # keep every call for inspection (off for load tests)
 
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
     _served: dict[str, int] = PrivateAttr(default_factory=dict)
@@ -81,7 +82,8 @@ class ScriptedChatModel(BaseChatModel):
             replies = self.script.get(agent) or [self.default]
             index = self._served.get(agent, 0)
             self._served[agent] = index + 1
-            self._calls.append(ScriptedCall(agent, tuple(messages), tools))
+            if self.record:
+                self._calls.append(ScriptedCall(agent, tuple(messages), tools))
         reply = replies[min(index, len(replies) - 1)]
         if self.latency_s:
             time.sleep(self.latency_s)

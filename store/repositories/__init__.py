@@ -5,6 +5,7 @@ from store.repositories.inventories import InventoryRecord, InventoryRepository
 from store.repositories.memories import MemoryRepository
 from store.repositories.plans import PlanRepository
 from store.repositories.sessions import PendingTurn, RejectedTurn, SessionRepository, SessionSummary
+from store.repositories.usage import UsageRepository, UsageTotals
 from store.repositories.users import UserRepository
 
 __all__ = [
@@ -16,5 +17,7 @@ __all__ = [
     "RejectedTurn",
     "SessionRepository",
     "SessionSummary",
+    "UsageRepository",
+    "UsageTotals",
     "UserRepository",
 ]

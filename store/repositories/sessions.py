@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from engine.dto import AekoMessage, AekoSession
+from engine.dto import AekoConversationSummary, AekoMessage, AekoSession
 from store.documents import from_db, object_id, to_db
 from store.errors import NotFoundError
 from store.indexes import BY_ID, SESSION_BY_USER
@@ -21,7 +21,13 @@ from store.repositories.base import Repository, guarded, now
 _APPLIED_RUNS_KEPT = 500  # enough for any retry window; keeps the document small
 _NEWEST_FIRST = [("updated_at", -1), ("_id", -1)]  # ids break ties within a millisecond
 _LIST_PROJECTION = {"name": 1, "created_at": 1, "updated_at": 1, "id_user": 1}
-_SESSION_PROJECTION = {"applied_runs": 0, "pending": 0, "rejected": 0, "turn_meta": 0}
+_SESSION_PROJECTION = {
+    "applied_runs": 0,
+    "pending": 0,
+    "rejected": 0,
+    "turn_meta": 0,
+    "summary": 0,
+}
 
 
 @dataclass(frozen=True)
@@ -54,8 +60,9 @@ class SessionRepository(Repository):
     @guarded
     def create(self, name: str) -> AekoSession:
         stamp = now()
-        session = AekoSession(id_user=str(self.user_id), name=name, created_at=stamp,
-                              updated_at=stamp)  # fmt: skip
+        session = AekoSession(
+            id_user=str(self.user_id), name=name, created_at=stamp, updated_at=stamp
+        )
         inserted = self.col.insert_one(to_db(session.model_dump(by_alias=True)))
         session.id = str(inserted.inserted_id)
         return session
@@ -124,8 +131,9 @@ class SessionRepository(Repository):
         ``meta`` (verdict, cost, agents...) goes to ``turn_meta`` beside ``messages[]``,
         keyed by the turn's ``submitted_at``: the turn itself keeps the reference's fields.
         """
-        extra = {"turn_meta": {**(meta or {}), "run_id": run_id,
-                               "submitted_at": message.submitted_at}}  # fmt: skip
+        extra = {
+            "turn_meta": {**(meta or {}), "run_id": run_id, "submitted_at": message.submitted_at}
+        }
         result = self.col.update_one(
             self._unapplied(session_id, run_id),
             {
@@ -142,8 +150,13 @@ class SessionRepository(Repository):
         self, session_id: str, run_id: str, question: str, *, reasons: str, guardrail_retries: int
     ) -> bool:
         """Record a run the guardrail rejected, outside the conversation, once."""
-        record = {"run_id": run_id, "input": question, "submitted_at": now(),
-                  "reasons": reasons, "guardrail_retries": guardrail_retries}  # fmt: skip
+        record = {
+            "run_id": run_id,
+            "input": question,
+            "submitted_at": now(),
+            "reasons": reasons,
+            "guardrail_retries": guardrail_retries,
+        }
         result = self.col.update_one(
             self._unapplied(session_id, run_id),
             {
@@ -152,6 +165,23 @@ class SessionRepository(Repository):
             },
             hint=BY_ID,
         )
+        return result.modified_count == 1
+
+    @guarded
+    def summary(self, session_id: str) -> AekoConversationSummary | None:
+        """The running summary of the session's older turns, under its own field."""
+        document = self.col.find_one(self._one(session_id), {"summary": 1}, hint=BY_ID) or {}
+        stored = document.get("summary")
+        return AekoConversationSummary.model_validate(stored) if stored else None
+
+    @guarded
+    def save_summary(self, session_id: str, summary: AekoConversationSummary) -> bool:
+        """Keep a summary only if it covers more turns than the stored one."""
+        query = {
+            **self._one(session_id),
+            "$or": [{"summary": None}, {"summary.covered_turns": {"$lt": summary.covered_turns}}],
+        }
+        result = self.col.update_one(query, {"$set": {"summary": summary.model_dump()}}, hint=BY_ID)
         return result.modified_count == 1
 
     @guarded
@@ -173,15 +203,24 @@ class SessionRepository(Repository):
     @guarded
     def pending_turns(self, session_id: str) -> list[PendingTurn]:
         document = self.col.find_one(self._one(session_id), {"pending": 1}, hint=BY_ID) or {}
-        return [PendingTurn(p["run_id"], p["input"], p["submitted_at"])
-                for p in document.get("pending", [])]  # fmt: skip
+        return [
+            PendingTurn(p["run_id"], p["input"], p["submitted_at"])
+            for p in document.get("pending", [])
+        ]
 
     @guarded
     def rejected_turns(self, session_id: str) -> list[RejectedTurn]:
         document = self.col.find_one(self._one(session_id), {"rejected": 1}, hint=BY_ID) or {}
-        return [RejectedTurn(r["run_id"], r["input"], r["submitted_at"], r.get("reasons", ""),
-                             r.get("guardrail_retries", 0))
-                for r in document.get("rejected", [])]  # fmt: skip
+        return [
+            RejectedTurn(
+                r["run_id"],
+                r["input"],
+                r["submitted_at"],
+                r.get("reasons", ""),
+                r.get("guardrail_retries", 0),
+            )
+            for r in document.get("rejected", [])
+        ]
 
     def _one(self, session_id: str) -> dict:
         return self._mine(_id=object_id(session_id, "sessão / session"))

@@ -1,0 +1,81 @@
+"""What every run consumed: one document per run, per call (agent, model, tokens, cost,
+duration, retries). Totals per session, per user, per day are summed from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from engine.dto import AekoUsage
+from store.documents import object_id
+from store.indexes import USAGE_BY_RUN, USAGE_BY_SESSION, USAGE_BY_USER
+from store.repositories.base import Repository, guarded, now
+
+Flow = Literal["chat", "inventory"]
+Outcome = Literal["answered", "rejected", "plan", "budget_exceeded", "failed"]
+
+
+@dataclass(frozen=True)
+class UsageTotals:
+    runs: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float  # the runs whose cost is known
+    unknown_cost_runs: int  # runs with a model genai-prices does not price
+
+
+class UsageRepository(Repository):
+    collection = "usage"
+
+    @guarded
+    def record(
+        self,
+        run_id: str,
+        flow: Flow,
+        usage: AekoUsage,
+        *,
+        outcome: Outcome,
+        session_id: str | None = None,
+        inventory_number: int | None = None,
+    ) -> bool:
+        """Store the run's usage once: a retried write of the same run changes nothing."""
+        document = {
+            "run_id": run_id,
+            "id_user": self.user_id,
+            "flow": flow,
+            "outcome": outcome,
+            "id_session": object_id(session_id) if session_id else None,
+            "id_external_inventory": inventory_number,
+            "created_at": now(),
+            "calls": [call.model_dump() for call in usage.calls],
+            "input_tokens": usage.input_tokens,
+            "output_tokens": usage.output_tokens,
+            "cost_usd": usage.cost_usd,
+            "retries": sum(call.retries for call in usage.calls),
+        }
+        result = self.col.update_one(
+            self._mine(run_id=run_id), {"$setOnInsert": document}, upsert=True, hint=USAGE_BY_RUN
+        )
+        return result.upserted_id is not None
+
+    @guarded
+    def totals(
+        self, *, session_id: str | None = None, since: datetime | None = None
+    ) -> UsageTotals:
+        """Sums over this user's runs: of one session, since a moment, or all of them."""
+        if session_id is not None:
+            query, hint = self._mine(id_session=object_id(session_id)), USAGE_BY_SESSION
+        else:
+            query, hint = self._mine(), USAGE_BY_USER
+            if since is not None:
+                query["created_at"] = {"$gte": since}
+        projection = {"input_tokens": 1, "output_tokens": 1, "cost_usd": 1}
+        runs = list(self.col.find(query, projection, hint=hint))
+        return UsageTotals(
+            runs=len(runs),
+            input_tokens=sum(r.get("input_tokens", 0) for r in runs),
+            output_tokens=sum(r.get("output_tokens", 0) for r in runs),
+            cost_usd=sum(r["cost_usd"] for r in runs if r.get("cost_usd") is not None),
+            unknown_cost_runs=sum(r.get("cost_usd") is None for r in runs),
+        )
