@@ -88,26 +88,6 @@ try:
                 plan_downloads(plan, title=title, key=plan.id)
                 with st.popover(t("delete"), icon=":material/delete:"):
                     st.write(t("confirm_delete"))
-                    if st.button(t("delete"), key=f"delete-{session.id}", type="primary"):
-                        repository.delete(session.id)
-                        st.rerun()
-        if not shown:
-            st.info(t("hist_empty"))
-
-    with plans_tab:
-        plans = context.store.plans(user.id)
-        shown = 0
-        for plan in plans.list(limit=200):
-            text = fold(" ".join([plan.defined_problem, plan.method, plan.reasoning]))
-            if query and query not in text:
-                continue
-            shown += 1
-            title = t("plan_title", number=plan.id_external_inventory)
-            with st.expander(f"{title} · {plan.updated_at:%d/%m/%Y %H:%M}"):
-                plan_card(plan)
-                plan_downloads(plan, title=title, key=plan.id)
-                with st.popover(t("delete"), icon=":material/delete:"):
-                    st.write(t("confirm_delete"))
                     if st.button(t("delete"), key=f"delete-plan-{plan.id}", type="primary"):
                         plans.delete(plan.id)
                         st.rerun()

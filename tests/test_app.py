@@ -13,6 +13,8 @@ from streamlit.testing.v1 import AppTest
 from engine import Aeko
 from engine.agents.catalog import FAQ, GUARDRAIL, ORCHESTRATOR, POLLUTANTS_ANALYST, ROUTER
 from engine.models.scripted import ScriptedChatModel
+from store.client import Store
+from store.indexes import ensure_indexes
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 120
@@ -263,3 +265,41 @@ def test_a_long_conversation_gets_its_summary_saved_beside_the_turns(app_env):
     assert stored["summary"]["covered_turns"] == len(stored["messages"]) - 1 - 10
     assert "30%" in stored["summary"]["text"] and "2030" in stored["summary"]["text"]
     assert any("Resumo da conversa atualizado" in i.value for i in app.info)
+
+
+def test_history_shows_exports_searches_and_deletes_plans(app_env):
+    from engine import AekoImprovementPlan
+
+    ensure_indexes(app_env)
+    store = Store(app_env.client, app_env, "test")
+    user = store.users.get_or_create(1)
+    plans = store.plans(user.id)
+    for number, problem in ((7, "Diesel da frota: 1.240 t CO2e."), (8, "Gás natural nos fornos.")):
+        plans.save(
+            AekoImprovementPlan(
+                id_external_inventory=number,
+                defined_problem=problem,
+                method="HVO.",
+                reasoning="Reduz.",
+            ),
+            run_id=f"p{number}",
+        )
+    history = _app("pages/history.py")
+    assert "Diesel da frota: 1.240 t CO2e." in _markdown(history)
+    labels = [d.label for d in history.get("download_button")]
+    assert labels.count("PDF") == 2 and labels.count("Word (DOCX)") == 2
+    history.text_input(key="history-search").input("fornos").run()
+    assert "Diesel da frota" not in _markdown(history)
+    assert "Gás natural nos fornos." in _markdown(history)
+    next(b for b in history.button if b.key and b.key.startswith("delete-plan-")).click().run()
+    assert not history.exception
+    assert [p["id_external_inventory"] for p in app_env.improvement_plan.find({})] == [7]
+
+
+def test_a_session_stored_in_an_unreadable_shape_gets_a_message_not_a_traceback(app_env):
+    ensure_indexes(app_env)
+    user = Store(app_env.client, app_env, "test").users.get_or_create(1)
+    bad = app_env.session.insert_one({"id_user": ObjectId(user.id), "messages": [{"input": None}]})
+    app = _app(session=str(bad.inserted_id))
+    assert not app.exception
+    assert any("formato que o app não consegue" in e.value for e in app.error)
