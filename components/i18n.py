@@ -163,6 +163,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Could not answer right now: {message} Your question was saved; "
         "try again in a moment.",
     },
+    "model_unavailable": {
+        "pt": "O modelo não respondeu, nem depois de novas tentativas e do "
+        "modelo reserva. Sua pergunta ficou salva; tente em instantes.",
+        "en": "The model did not answer, not even after retries and the "
+        "fallback model. Your question was saved; try again shortly.",
+    },
     "saved_later": {
         "pt": "O banco de dados não respondeu: a resposta fica nesta aba e será "
         "gravada quando ele voltar.",

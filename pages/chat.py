@@ -16,6 +16,7 @@ from engine import (
     AekoBudgetExceededError,
     AekoError,
     AekoMessenger,
+    AekoModelError,
     AekoSession,
     GuardrailVerdict,
 )
@@ -136,6 +137,9 @@ def _ask(question: str, session: AekoSession | None) -> None:
                     session_id=session.id,
                 ),
             )
+            return
+        except AekoModelError:
+            st.error(t("model_unavailable"), icon=":material/cloud_off:")
             return
         except AekoError as error:
             st.error(t("engine_error", message=str(error)), icon=":material/error:")

@@ -20,6 +20,7 @@ from engine import (
     AekoBudgetExceededError,
     AekoError,
     AekoInventoryAnalyzer,
+    AekoModelError,
     MalformedAgentOutputError,
 )
 from engine.inventory import (
@@ -238,6 +239,8 @@ if st.button(t("inv_analyze"), type="primary", icon=":material/auto_awesome:"):
         )
     except MalformedAgentOutputError as error:
         st.error(t("malformed_plan", n=error.attempts, missing=", ".join(error.missing)))
+    except AekoModelError:
+        st.error(t("model_unavailable"), icon=":material/cloud_off:")
     except AekoError as error:
         message = (
             error.message(lang) if isinstance(error, StoreError | InventoryError) else str(error)

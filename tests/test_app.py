@@ -303,3 +303,17 @@ def test_a_session_stored_in_an_unreadable_shape_gets_a_message_not_a_traceback(
     app = _app(session=str(bad.inserted_id))
     assert not app.exception
     assert any("formato que o app não consegue" in e.value for e in app.error)
+
+
+def test_a_provider_that_keeps_failing_gets_a_short_message_and_the_question_stays(
+    app_env, monkeypatch
+):
+    monkeypatch.setattr("engine.agents.runner._pause", lambda seconds: None)
+    down = ScriptedChatModel(model_name="down", default=TimeoutError("read timed out"))
+    Aeko.config(fast_model=down, slow_model=down, retry_base_delay=0)
+    app = _app()
+    app.chat_input[0].set_value("O que é escopo 1?").run()
+    assert not app.exception
+    assert any("O modelo não respondeu" in e.value for e in app.error)
+    stored = app_env.session.find_one({"_id": ObjectId(app.query_params["session"])})
+    assert stored["messages"] == [] and stored["pending"][0]["input"] == "O que é escopo 1?"

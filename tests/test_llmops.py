@@ -51,7 +51,7 @@ class ProviderError(Exception):
 
 def test_a_429_twice_then_success_is_retried_with_events(monkeypatch):
     slept = []
-    monkeypatch.setattr("engine.agents.runner.time.sleep", slept.append)
+    monkeypatch.setattr("engine.agents.runner._pause", slept.append)
     model = ScriptedChatModel(
         model_name="primary",
         script={
@@ -74,7 +74,7 @@ def test_a_429_twice_then_success_is_retried_with_events(monkeypatch):
 
 def test_retry_after_from_the_provider_is_honoured(monkeypatch):
     slept = []
-    monkeypatch.setattr("engine.agents.runner.time.sleep", slept.append)
+    monkeypatch.setattr("engine.agents.runner._pause", slept.append)
     model = ScriptedChatModel(
         model_name="primary",
         script={
@@ -88,7 +88,7 @@ def test_retry_after_from_the_provider_is_honoured(monkeypatch):
 
 
 def test_a_failing_primary_falls_back_along_the_configured_chain(monkeypatch):
-    monkeypatch.setattr("engine.agents.runner.time.sleep", lambda s: None)
+    monkeypatch.setattr("engine.agents.runner._pause", lambda s: None)
     primary = ScriptedChatModel(model_name="primary", default=ProviderError(500))
     second = ScriptedChatModel(model_name="second", default=ProviderError(401))
     third = ScriptedChatModel(model_name="third", script=FAQ_PATH)
@@ -106,7 +106,7 @@ def test_a_failing_primary_falls_back_along_the_configured_chain(monkeypatch):
 
 
 def test_when_every_model_fails_the_error_is_clear(monkeypatch):
-    monkeypatch.setattr("engine.agents.runner.time.sleep", lambda s: None)
+    monkeypatch.setattr("engine.agents.runner._pause", lambda s: None)
     down = ScriptedChatModel(model_name="down", default=ProviderError(503))
     Aeko.config(fast_model=down, slow_model=down)
     with pytest.raises(AekoModelError):

@@ -29,6 +29,7 @@ from engine.protocol import split_marker
 Emit = Callable[[Any], None]
 _TOOL_OUTPUT_PREVIEW = 2_000  # characters of a tool result carried on its event
 _NO_BUDGET = BudgetTracker(None)
+_pause = time.sleep  # the wait between retries; a seam for tests
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ class AgentRunner:
                                 reason=describe(exc),
                             )
                         )
-                        time.sleep(delay)
+                        _pause(delay)
                         continue
                     break
                 return message, self._accounted(message, model, started, failures)
