@@ -32,6 +32,8 @@ class AgentFinished(_Event):
     output_tokens: int
     duration_ms: float
     attempt: int = 1
+    cost_usd: float | None = None  # None when a model's price is unknown
+    retries: int = 0  # failed provider attempts before the answers, fallbacks included
 
 
 class ToolCalled(_Event):

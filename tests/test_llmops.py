@@ -12,6 +12,7 @@ from engine import (
     AekoNotConfiguredError,
     AekoSession,
     AekoUser,
+    AgentFinished,
     RunFinished,
 )
 from engine.agents.catalog import (
@@ -69,6 +70,8 @@ def test_a_429_twice_then_success_is_retried_with_events(monkeypatch):
     assert 0.2 <= slept[0] <= 0.25 and 0.4 <= slept[1] <= 0.5  # exponential, with jitter
     response = events[-1].result
     assert response.usage.calls[0].retries == 2
+    router_done = next(e for e in events if isinstance(e, AgentFinished) and e.agent == ROUTER)
+    assert router_done.retries == 2 and router_done.cost_usd is None  # "primary" has no price
     assert response.message.output == "Escopo 1: diretas."
 
 

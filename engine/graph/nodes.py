@@ -25,6 +25,7 @@ from engine.agents.catalog import (
 from engine.agents.runner import AgentReply, AgentRunner
 from engine.budget import BUDGET_KEY
 from engine.constants import GUARD_RAIL_MAX_RETRIES, PLAN_FORMAT_MAX_RETRIES
+from engine.dto import AekoUsage
 from engine.events import AgentFinished, AgentStarted, GuardrailVerdict, PlanRewriteRequested
 from engine.graph import context
 from engine.graph.routing import Flow, next_node
@@ -72,6 +73,8 @@ def _finished(
             output_tokens=sum(call.output_tokens for call in reply.calls),
             duration_ms=sum(call.duration_ms for call in reply.calls),
             attempt=state.get("attempt", 1),
+            cost_usd=AekoUsage(calls=reply.calls).cost_usd,
+            retries=sum(call.retries for call in reply.calls),
         )
     )
 
