@@ -70,11 +70,7 @@ def _history(session: AekoSession) -> None:
             info = meta.get(turn.submitted_at, {})
             caption = cost_text(turn.input_tokens, turn.output_tokens, info.get("cost_usd"))
             st.caption(f"{model_label(turn.llm)} · {caption}")
-            score = st.feedback(
-                "thumbs", key=f"feedback-{session.id}-{index}", default=info.get("feedback")
-            )
-            if score is not None and score != info.get("feedback"):
-                sessions.set_feedback(session.id, turn.submitted_at, score)
+            _feedback(session.id, index, turn.submitted_at, info.get("feedback"))
     for queued in context.outbox.queued:  # answers waiting for the database
         if queued.kind == "complete_turn" and queued.args["session_id"] == session.id:
             with st.chat_message("user"):
@@ -92,6 +88,14 @@ def _history(session: AekoSession) -> None:
         if st.button(t("ask_again"), key=f"retry-{pending.run_id}"):
             st.session_state[RETRY] = pending.input
             st.rerun()
+
+
+def _feedback(session_id: str, index: int, submitted_at, stored: int | None) -> None:
+    """Thumbs on an answer; the same widget key on the turn just answered and in history."""
+    score = st.feedback("thumbs", key=f"feedback-{session_id}-{index}", default=stored)
+    if score is not None and score != stored:
+        with suppress(StoreError):
+            sessions.set_feedback(session_id, submitted_at, score)
 
 
 def _recording(events, seen: list):
@@ -168,6 +172,7 @@ def _ask(question: str, session: AekoSession | None) -> None:
                 "cost_usd": usage.cost_usd,
             }
             write = Write.turn(user.id, session.id, run_id, response.message, meta)
+            feedback_at = (len(session.messages) - 1, response.message.submitted_at)
         else:
             verdict_badge(response)
             st.error(t("rejected_turn"), icon=":material/gpp_bad:")
@@ -182,6 +187,8 @@ def _ask(question: str, session: AekoSession | None) -> None:
             )
         if not context.outbox.submit(context.store, write):
             st.warning(t("saved_later"), icon=":material/sync:")
+        elif response.message.output:
+            _feedback(session.id, *feedback_at, None)
 
 
 question = st.chat_input(t("chat_placeholder"), submit_mode="disable", max_chars=4000)

@@ -317,3 +317,19 @@ def test_a_provider_that_keeps_failing_gets_a_short_message_and_the_question_sta
     assert any("O modelo não respondeu" in e.value for e in app.error)
     stored = app_env.session.find_one({"_id": ObjectId(app.query_params["session"])})
     assert stored["messages"] == [] and stored["pending"][0]["input"] == "O que é escopo 1?"
+
+
+def test_the_answer_just_given_can_be_rated_at_once(app_env):
+    app = _app()
+    app.chat_input[0].set_value("O que é escopo 2?").run()
+    session_id = app.query_params["session"]
+    feedback = app.get("feedback")
+    assert len(feedback) == 1
+    stored = app_env.session.find_one({"_id": ObjectId(session_id)})
+    assert "feedback" not in stored["turn_meta"][0]
+    reloaded = _app(session=session_id)
+    assert len(reloaded.get("feedback")) == 1  # the same control, from the history
+    reloaded.session_state[f"feedback-{session_id}-0"] = 1  # thumbs up
+    reloaded.run()
+    stored = app_env.session.find_one({"_id": ObjectId(session_id)})
+    assert stored["turn_meta"][0]["feedback"] == 1
