@@ -38,8 +38,7 @@ try:
     with sessions_tab:
         repository = context.store.sessions(user.id)
         shown = 0
-        for summary in repository.list(limit=200):
-            session = repository.get(summary.id)
+        for session in repository.list_full(limit=200):
             text = fold(
                 " ".join([session.name, *(m.input + " " + m.output for m in session.messages)])
             )
@@ -48,7 +47,7 @@ try:
             shown += 1
             with st.container(border=True):
                 st.markdown(f"**{sanitize(session.name) or '—'}**")
-                stamp = f"{summary.updated_at:%d/%m/%Y %H:%M}" if summary.updated_at else ""
+                stamp = f"{session.updated_at:%d/%m/%Y %H:%M}" if session.updated_at else ""
                 st.caption(f"{t('hist_turns', n=len(session.messages))} · {stamp}")
                 open_col, export_col, delete_col = st.columns(3)
                 with open_col:

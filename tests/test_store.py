@@ -42,6 +42,9 @@ def test_sessions_create_list_newest_first_rename_delete(db_store):
     sessions.complete_turn(created[0].id, run, AekoMessage(input="pergunta", output="resposta"))
     listed = sessions.list()
     assert [s.id for s in listed] == [created[0].id, created[2].id, created[1].id]
+    full = sessions.list_full()
+    assert [s.id for s in full] == [s.id for s in listed]
+    assert [m.output for m in full[0].messages] == ["resposta"]
     assert listed[0].name == "Renomeada"
     assert sessions.delete(created[1].id)
     assert [s.id for s in sessions.list()] == [created[0].id, created[2].id]

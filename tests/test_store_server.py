@@ -73,6 +73,7 @@ def test_every_query_the_repositories_make_is_served_by_an_index(mongo):
     sessions.complete_turn(session.id, "r1", AekoMessage(input="q", output="a"))
     sessions.reject_turn(session.id, "r2", "q", reasons="x", guardrail_retries=3)
     sessions.get(session.id), sessions.list(), sessions.pending_turns(session.id)
+    sessions.list_full()
     sessions.rejected_turns(session.id), sessions.rename(session.id, "n")
     memories = store.memories(user.id)
     memory = memories.add("f", "d", expires_at=datetime.now(UTC) + timedelta(days=1))

@@ -87,6 +87,13 @@ class SessionRepository(Repository):
         ]
 
     @guarded
+    def list_full(self, limit: int = 200) -> list[AekoSession]:
+        """Newest first, with their turns, in one query (for search and export)."""
+        cursor = self.col.find(self._mine(), _SESSION_PROJECTION, hint=SESSION_BY_USER)
+        cursor = cursor.sort(_NEWEST_FIRST).limit(limit)
+        return [AekoSession.model_validate(from_db(document)) for document in cursor]
+
+    @guarded
     def rename(self, session_id: str, name: str) -> bool:
         result = self.col.update_one(self._one(session_id), {"$set": {"name": name}}, hint=BY_ID)
         return result.matched_count == 1
