@@ -287,6 +287,14 @@ def set_language(code: str) -> None:
     st.session_state[_KEY] = code if code in LANGUAGES else "pt"
 
 
+def number(value: float, decimals: int = 1) -> str:
+    """1234.5 as '1.234,5' in Portuguese and '1,234.5' in English."""
+    text = f"{value:,.{decimals}f}"
+    if language() == "pt":
+        text = text.replace(",", "\0").replace(".", ",").replace("\0", ".")
+    return text
+
+
 def t(key: str, **values: object) -> str:
     text = TEXTS[key][language()]
     return text.format(**values) if values else text

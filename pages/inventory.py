@@ -12,7 +12,7 @@ from components import charts
 from components.budget import explain_budget_error, run_budget
 from components.context import current, require_database
 from components.exports import plan_markdown
-from components.i18n import language, t
+from components.i18n import language, number, t
 from components.plan_card import plan_card, plan_downloads
 from components.safe_text import sanitize
 from components.trail import cost_text, run_with_trail
@@ -131,9 +131,9 @@ with st.expander(t("inv_mapping"), icon=":material/tune:"):
 
 # --- table, markdown, charts, findings ----------------------------------------------------
 total, rows_metric, biogenic = st.columns(3)
-total.metric(t("inv_total"), f"{inventory.total_tco2e:,.1f} t CO2e ({inventory.gwp_set})")
-rows_metric.metric(t("inv_rows"), f"{len(inventory.table):,}")
-biogenic.metric(t("inv_biogenic"), f"{inventory.biogenic_co2_t:,.1f} t")
+total.metric(t("inv_total"), f"{number(inventory.total_tco2e)} t CO2e ({inventory.gwp_set})")
+rows_metric.metric(t("inv_rows"), number(len(inventory.table), 0))
+biogenic.metric(t("inv_biogenic"), f"{number(inventory.biogenic_co2_t)} t")
 
 st.subheader(t("inv_charts"))
 left, right = st.columns(2)
