@@ -8,6 +8,18 @@ class AekoError(Exception):
     """Base class of the engine's errors."""
 
 
+class LocalizedError(Exception):
+    """An error whose message is ready for the user, in Portuguese and in English."""
+
+    def __init__(self, message_pt: str, message_en: str) -> None:
+        self.message_pt = message_pt
+        self.message_en = message_en
+        super().__init__(message_en)
+
+    def message(self, language: str = "pt") -> str:
+        return self.message_pt if language.lower().startswith("pt") else self.message_en
+
+
 class AekoNotConfiguredError(AekoError):
     """Aeko.config() was never called, or a model id string came without an API key."""
 

@@ -23,6 +23,7 @@ from engine import (
     AekoModelError,
     MalformedAgentOutputError,
 )
+from engine.errors import LocalizedError
 from engine.inventory import (
     DEFAULT_GWP_SET,
     FIELDS,
@@ -241,11 +242,10 @@ if st.button(t("inv_analyze"), type="primary", icon=":material/auto_awesome:"):
         st.error(t("malformed_plan", n=error.attempts, missing=", ".join(error.missing)))
     except AekoModelError:
         st.error(t("model_unavailable"), icon=":material/cloud_off:")
+    except LocalizedError as error:  # the database or the inventory: already in our words
+        st.error(t("engine_error", message=error.message(lang)), icon=":material/error:")
     except AekoError as error:
-        message = (
-            error.message(lang) if isinstance(error, StoreError | InventoryError) else str(error)
-        )
-        st.error(t("engine_error", message=message), icon=":material/error:")
+        st.error(t("engine_error", message=str(error)), icon=":material/error:")
 
 if PLAN in st.session_state:
     plan, number = st.session_state[PLAN]

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
+from engine.errors import LocalizedError
 
-class StoreError(Exception):
-    def __init__(self, message_pt: str, message_en: str) -> None:
-        self.message_pt = message_pt
-        self.message_en = message_en
-        super().__init__(message_en)
 
-    def message(self, language: str = "pt") -> str:
-        return self.message_pt if language.lower().startswith("pt") else self.message_en
+class StoreError(LocalizedError):
+    """Base class of the store's errors."""
 
 
 class StoreUnavailableError(StoreError):

@@ -4,21 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.errors import AekoError
+from engine.errors import AekoError, LocalizedError
 
 
-class InventoryError(AekoError):
+class InventoryError(LocalizedError, AekoError):
     """Base class: ``message_pt`` and ``message_en`` are ready to show to the user."""
 
     code = "inventory_error"
-
-    def __init__(self, message_pt: str, message_en: str) -> None:
-        self.message_pt = message_pt
-        self.message_en = message_en
-        super().__init__(message_en)
-
-    def message(self, language: str = "pt") -> str:
-        return self.message_pt if language.lower().startswith("pt") else self.message_en
 
 
 class EmptyFileError(InventoryError):
