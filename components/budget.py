@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import streamlit as st
 
 from components.context import AppContext
@@ -23,9 +21,8 @@ def run_budget(context: AppContext) -> RunBudget | None:
     cap = context.settings.daily_cost_cap_usd
     if cap is None or context.store is None or context.user is None:
         return None
-    start_of_day = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     try:
-        spent = context.store.usage(context.user.id).totals(since=start_of_day).cost_usd
+        spent = context.store.usage(context.user.id).totals_today().cost_usd
     except StoreError:
         spent = 0.0
     if spent >= cap:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from engine.inventory.digest import br
+
 LANGUAGES = {"pt": "Português (Brasil)", "en": "English"}
 _KEY = "lang"
 
@@ -289,10 +291,7 @@ def set_language(code: str) -> None:
 
 def number(value: float, decimals: int = 1) -> str:
     """1234.5 as '1.234,5' in Portuguese and '1,234.5' in English."""
-    text = f"{value:,.{decimals}f}"
-    if language() == "pt":
-        text = text.replace(",", "\0").replace(".", ",").replace("\0", ".")
-    return text
+    return br(value, decimals) if language() == "pt" else f"{value:,.{decimals}f}"
 
 
 def t(key: str, **values: object) -> str:

@@ -24,7 +24,7 @@ from pydantic import (
 )
 
 
-def _now() -> datetime:
+def utc_now() -> datetime:
     # Milliseconds: what BSON keeps, so a timestamp survives a trip through MongoDB intact.
     now = datetime.now(UTC)
     return now.replace(microsecond=now.microsecond // 1000 * 1000)
@@ -69,7 +69,7 @@ class AekoMessage(BaseModel):
 
     input: str
     output: str = ""
-    submitted_at: datetime = Field(default_factory=_now)
+    submitted_at: datetime = Field(default_factory=utc_now)
     llm: str = ""
     input_tokens: int = Field(default=0, ge=0)
     output_tokens: int = Field(default=0, ge=0)
@@ -90,7 +90,7 @@ class AekoConversationSummary(BaseModel):
 
     text: str
     covered_turns: int = Field(ge=0)  # messages[:covered_turns] are folded into it
-    updated_at: datetime = Field(default_factory=_now)
+    updated_at: datetime = Field(default_factory=utc_now)
 
 
 class AekoModelCall(BaseModel):
@@ -157,7 +157,7 @@ class AekoImprovementPlan(_Document):
     defined_problem: str
     method: str
     reasoning: str
-    updated_at: datetime = Field(default_factory=_now)
+    updated_at: datetime = Field(default_factory=utc_now)
 
     # Beside the document, not in it: model_dump() keeps exactly the collection's fields.
     _usage: AekoUsage = PrivateAttr(default_factory=AekoUsage)

@@ -34,8 +34,7 @@ user = context.user
 try:
     st.subheader(t("usage_title"))
     usage = context.store.usage(user.id)
-    start_of_day = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-    today, total = usage.totals(since=start_of_day), usage.totals()
+    today, total = usage.totals_today(), usage.totals()
     left, right = st.columns(2)
     left.metric(
         t("usage_today"),

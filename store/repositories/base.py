@@ -2,13 +2,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any, ParamSpec, TypeVar
 
 from pymongo.collection import Collection
 from pymongo.database import Database
 from pymongo.errors import ConnectionFailure
 
+from engine.dto import utc_now
 from store.documents import object_id
 from store.errors import StoreUnavailableError
 
@@ -16,10 +16,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def now() -> datetime:
-    """Milliseconds, as BSON keeps them."""
-    stamp = datetime.now(UTC)
-    return stamp.replace(microsecond=stamp.microsecond // 1000 * 1000)
+now = utc_now  # milliseconds, as BSON keeps them
 
 
 def guarded(method: Callable[P, R]) -> Callable[P, R]:

@@ -59,6 +59,11 @@ class UsageRepository(Repository):
         )
         return result.upserted_id is not None
 
+    def totals_today(self) -> UsageTotals:
+        """Since midnight UTC: what a daily cap is measured against."""
+        start = now().replace(hour=0, minute=0, second=0, microsecond=0)
+        return self.totals(since=start)
+
     @guarded
     def totals(
         self, *, session_id: str | None = None, since: datetime | None = None
