@@ -20,6 +20,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from pydantic import ConfigDict, Field, PrivateAttr
 
+from engine.models.estimate import estimated_usage
+
 Reply = str | AIMessage | BaseException | Callable[[Sequence[BaseMessage]], "str | AIMessage"]
 
 
@@ -92,15 +94,9 @@ class ScriptedChatModel(BaseChatModel):
         if isinstance(reply, BaseException):
             raise reply
         message = reply if isinstance(reply, AIMessage) else AIMessage(content=reply)
-        prompt_chars = sum(len(m.text) for m in messages)
         message = message.model_copy(
             update={
-                "usage_metadata": message.usage_metadata
-                or {
-                    "input_tokens": prompt_chars // 4 + 1,
-                    "output_tokens": len(message.text) // 4 + 1,
-                    "total_tokens": prompt_chars // 4 + len(message.text) // 4 + 2,
-                },
+                "usage_metadata": message.usage_metadata or estimated_usage(messages, message.text),
                 "response_metadata": {"model_name": self.model_name, **message.response_metadata},
             }
         )

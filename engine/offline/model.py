@@ -17,6 +17,7 @@ from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 
+from engine.models.estimate import estimated_usage
 from engine.offline.agents import RESPONDERS, guardrail
 from engine.offline.request import read_request
 
@@ -47,14 +48,9 @@ class OfflineAnalyst(BaseChatModel):
         text = messages[-1].text if messages else ""
         request = read_request(agent, system, text)
         answer = RESPONDERS.get(agent, guardrail)(request)
-        prompt_chars = sum(len(m.text) for m in messages)
         message = AIMessage(
             content=answer,
-            usage_metadata={
-                "input_tokens": prompt_chars // 4,
-                "output_tokens": len(answer) // 4,
-                "total_tokens": prompt_chars // 4 + len(answer) // 4,
-            },
+            usage_metadata=estimated_usage(messages, answer),
             response_metadata={"model_name": self.model_name},
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
