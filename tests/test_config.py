@@ -13,7 +13,7 @@ from engine import (
     AekoMessenger,
     AekoNotConfiguredError,
 )
-from engine.models.factory import ModelSettings, build_tier_models
+from engine.models.factory import ModelSettings, build_tier_chains
 from engine.models.scripted import ScriptedChatModel
 from engine.runtime import RUNTIME
 
@@ -63,7 +63,7 @@ def test_model_ids_build_gemini_with_timeout_and_cap_and_leave_retries_to_the_en
         report_max_tokens=8192,
         request_timeout=30.0,
     )
-    models = build_tier_models(settings, 8192)
+    models = {tier: chain[0] for tier, chain in build_tier_chains(settings, 8192).items()}
     assert all(isinstance(model, ChatGoogleGenerativeAI) for model in models.values())
     assert models["fast"].model.endswith("gemini-3.1-flash-lite")
     assert models["slow"].model.endswith("gemini-3.5-flash")

@@ -83,11 +83,6 @@ def split_model_id(spec: str) -> tuple[str, str]:
     return (provider or DEFAULT_PROVIDER), name.strip()
 
 
-def build_tier_models(settings: ModelSettings, max_tokens: int) -> dict[str, BaseChatModel]:
-    """Each tier's primary model, capped at the flow's output tokens."""
-    return {tier: chain[0] for tier, chain in build_tier_chains(settings, max_tokens).items()}
-
-
 def build_tier_chains(
     settings: ModelSettings, max_tokens: int
 ) -> dict[str, tuple[BaseChatModel, ...]]:
