@@ -7,6 +7,11 @@ the data rows, a "Total" row and a "Fonte: ..." note. Every emission is computed
 activity data and fixed factors (IPCC 2006 defaults, AR5 GWPs), so the numbers and their
 totals agree and the workbook is the same on every build.
 
+The activity data are physically coherent: each plant states its 2024 production (``PLANTS``),
+and its natural gas, wood chips and carbonate decomposition are derived from that production
+with typical specific consumptions and measured carbonate contents (see ``PLANTS`` and
+``SPECIFIC_GJ_PER_T``). Every factor is built from its published source, named beside it.
+
 Run ``python -m assets.sample_inventory`` to rewrite the shipped ``sample_inventory.xlsx``.
 """
 
@@ -16,7 +21,7 @@ import io
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 
 import openpyxl
@@ -38,32 +43,303 @@ _GWP = {"CO2": 1.0, "CH4": 28.0, "N2O": 265.0, "HFC-134a": 1300.0, "SF6": 23500.
 _GWP["R-410A"] = 0.5 * 677.0 + 0.5 * 3170.0  # HFC-32 / HFC-125
 _GWP["R-404A"] = 0.44 * 3170.0 + 0.52 * 4800.0 + 0.04 * 1300.0  # HFC-125 / 143a / 134a
 
+# --- Heating values -------------------------------------------------------------------------
+# Net calorific values (PCI) and densities of the Balanço Energético Nacional (EPE/MME, BEN 2024,
+# "Densidades e poderes caloríficos inferiores"), in GJ per unit of purchase.
+_GJ_PER_KCAL = 4.1868e-6
+NCV_GJ = {
+    "Gás natural": 8_800 * _GJ_PER_KCAL,  # per m³: gás natural seco, 8.800 kcal/m³
+    "Diesel A": 10_100 * _GJ_PER_KCAL * 0.840,  # per L: 10.100 kcal/kg, 840 kg/m³
+    "Biodiesel": 9_000 * _GJ_PER_KCAL * 0.880,  # per L: 9.000 kcal/kg, 880 kg/m³
+    "Gasolina A": 10_400 * _GJ_PER_KCAL * 0.742,  # per L: 10.400 kcal/kg, 742 kg/m³
+    "Etanol anidro": 6_750 * _GJ_PER_KCAL * 0.791,  # per L: 6.750 kcal/kg, 791 kg/m³
+    "Etanol hidratado": 6_300 * _GJ_PER_KCAL * 0.809,  # per L: 6.300 kcal/kg, 809 kg/m³
+    "GLP": 11_100 * _GJ_PER_KCAL,  # per kg: 11.100 kcal/kg
+    "Cavaco de madeira": 3_100 * _GJ_PER_KCAL * 1_000,  # per t: lenha comercial, 3.100 kcal/kg
+}
+
+# --- Emission factors, kg per TJ (CO2, CH4, N2O) ---------------------------------------------
+# Stationary combustion in manufacturing: IPCC 2006 vol. 2 ch. 2, table 2.3.
+_STATIONARY_EF = {
+    "natural gas": (56_100, 1.0, 0.1),
+    "diesel": (74_100, 3.0, 0.6),
+    "lpg": (63_100, 1.0, 0.1),
+    "wood": (112_000, 30.0, 4.0),  # the CO2 is biogenic
+}
+# Road vehicles: IPCC 2006 vol. 2 ch. 3, tables 3.2.1 (CO2) and 3.2.2 (CH4, N2O).
+_ROAD_EF = {
+    "diesel": (74_100, 3.9, 3.9),
+    # Flex cars with three-way catalyst: "low mileage light duty vehicle, vintage 1995 or later".
+    "gasoline": (69_300, 3.8, 5.7),
+    # "Ethanol, cars, Brazil": CH4 18; the table gives no N2O (NA), so the catalyst-car N2O
+    # of gasoline is kept (the catalyst, not the fuel, forms it): conservative.
+    "ethanol": (0, 18.0, 5.7),
+}
+# Off-road machinery (loaders, forklifts, other industrial off-road): IPCC 2006 vol. 2 ch. 3,
+# table 3.3.1, diesel: CH4 4.15 and N2O 28.6 kg/TJ. The table has no LPG row: LPG forklifts
+# keep the nearest IPCC mobile LPG default (table 3.2.2: CH4 62, N2O 0.2 kg/TJ).
+OFF_ROAD_DIESEL_EF = (74_100, 4.15, 28.6)
+_OFF_ROAD_LPG_EF = (63_100, 62.0, 0.2)
+# Biogenic CO2 of biodiesel and ethanol ("biodiesels", "biogasoline"): IPCC 2006 vol. 2 ch. 1,
+# table 1.4, 70 800 kg/TJ; reported apart, outside the inventory total.
+_BIOGENIC_CO2 = 70_800
+
+# Biodiesel in commercial diesel, share by volume: B12 from 1 April 2023 (Resolução CNPE nº 3,
+# 20 March 2023); B14 from 1 March 2024 (CNPE decision of December 2023; 29 February 2024
+# was the last day of B12).
+DIESEL_BLENDS = (
+    (date(2024, 1, 1), date(2024, 2, 29), 0.12, "jan–fev"),
+    (date(2024, 3, 1), date(2024, 12, 31), 0.14, "mar–dez"),
+)
+# Gasoline C: gasoline A with 27% anhydrous ethanol by volume (Portaria MAPA nº 75/2015,
+# in force through 2024).
+_ETHANOL_IN_GASOLINE = 0.27
+
 
 @dataclass(frozen=True)
-class _Fuel:
-    """Tonnes emitted per unit of fuel: fossil CO2, CH4, N2O and biogenic CO2."""
+class Fuel:
+    """Per unit of fuel bought: GJ, tonnes of fossil CO2, CH4, N2O and biogenic CO2."""
 
     unit: str
+    gj: float
     co2: float
     ch4: float
     n2o: float
     biogenic: float = 0.0
+    biodiesel: float = 0.0  # volume share of biodiesel in a diesel blend
 
 
-# Stationary use (IPCC 2006 vol. 2 ch. 2, manufacturing; Brazilian heating values).
-_STATIONARY_FUELS = {
-    "Gás natural": _Fuel("m³", 2.0645e-3, 3.68e-8, 3.68e-9),
-    "Cavaco de madeira": _Fuel("t", 0.0, 3.48e-4, 4.64e-5, biogenic=1.2992),
-    "GLP": _Fuel("kg", 2.9846e-3, 4.73e-8, 4.73e-9),
-    "Óleo diesel (B14)": _Fuel("litros", 2.2386e-3, 1.065e-7, 2.13e-8, biogenic=3.403e-4),
-}
-# Mobile use (road and off-road defaults; diesel B14 and gasoline C with 27% ethanol).
-_MOBILE_FUELS = {
-    "Óleo diesel (B14)": _Fuel("litros", 2.2386e-3, 1.15e-7, 1.13e-7, biogenic=3.403e-4),
-    "Gasolina C": _Fuel("litros", 1.6148e-3, 4.1e-7, 1.3e-7, biogenic=4.12e-4),
-    "Etanol hidratado": _Fuel("litros", 0.0, 3.6e-7, 1.0e-8, biogenic=1.457e-3),
-    "GLP": _Fuel("kg", 2.9846e-3, 2.93e-6, 9.5e-9),
-}
+def _fuel(unit: str, gj: float, ef: tuple[float, float, float], *, biogenic: bool = False) -> Fuel:
+    co2, ch4, n2o = (gj * kg_per_tj * 1e-6 for kg_per_tj in ef)  # GJ x kg/TJ -> t
+    return Fuel(unit, gj, 0.0 if biogenic else co2, ch4, n2o, co2 if biogenic else 0.0)
+
+
+def _diesel(blend: float, ef: tuple[float, float, float]) -> Fuel:
+    """A litre of diesel B: fossil diesel A plus biodiesel; CH4 and N2O on the whole energy."""
+    fossil, bio = (1 - blend) * NCV_GJ["Diesel A"], blend * NCV_GJ["Biodiesel"]
+    co2, ch4, n2o = ef
+    return Fuel(
+        "litros",
+        fossil + bio,
+        fossil * co2 * 1e-6,
+        (fossil + bio) * ch4 * 1e-6,
+        (fossil + bio) * n2o * 1e-6,
+        biogenic=bio * _BIOGENIC_CO2 * 1e-6,
+        biodiesel=blend,
+    )
+
+
+def _gasoline_c() -> Fuel:
+    fossil = (1 - _ETHANOL_IN_GASOLINE) * NCV_GJ["Gasolina A"]
+    ethanol = _ETHANOL_IN_GASOLINE * NCV_GJ["Etanol anidro"]
+    co2, ch4, n2o = _ROAD_EF["gasoline"]
+    return Fuel(
+        "litros",
+        fossil + ethanol,
+        fossil * co2 * 1e-6,
+        (fossil + ethanol) * ch4 * 1e-6,
+        (fossil + ethanol) * n2o * 1e-6,
+        biogenic=ethanol * _BIOGENIC_CO2 * 1e-6,
+    )
+
+
+_NATURAL_GAS = _fuel("m³", NCV_GJ["Gás natural"], _STATIONARY_EF["natural gas"])
+_WOOD_CHIPS = _fuel("t", NCV_GJ["Cavaco de madeira"], _STATIONARY_EF["wood"], biogenic=True)
+_LPG_STATIONARY = _fuel("kg", NCV_GJ["GLP"], _STATIONARY_EF["lpg"])
+_LPG_FORKLIFT = _fuel("kg", NCV_GJ["GLP"], _OFF_ROAD_LPG_EF)
+_GASOLINE_C = _gasoline_c()
+_HYDRATED_ETHANOL = Fuel(
+    "litros",
+    NCV_GJ["Etanol hidratado"],
+    0.0,
+    NCV_GJ["Etanol hidratado"] * _ROAD_EF["ethanol"][1] * 1e-6,
+    NCV_GJ["Etanol hidratado"] * _ROAD_EF["ethanol"][2] * 1e-6,
+    biogenic=NCV_GJ["Etanol hidratado"] * _BIOGENIC_CO2 * 1e-6,
+)
+
+# --- Production and the energy it takes ------------------------------------------------------
+# Specific thermal consumption, GJ of fuel per tonne, used to derive each plant's fuel from
+# its production. Literature range for wall and floor tiles (EU BREF "Ceramic Manufacturing
+# Industry", JRC, 2007, wall and floor tiles): spray drying 0.98-2.2 GJ/t of powder, drying
+# 0.25-0.75 GJ/t, firing 1.9-4.8 GJ/t. Cross-checks in m³ of gas per m² of tile: in Santa
+# Gertrudes one plant's 210 m of roller kilns burn ~1 million m³ a month, and a plant there
+# makes ~30,000 m² a day (EPTV/g1, 28 Aug 2018): ~1.1 m³/m² for kilns alone on the dry route;
+# the Italian tile and refractory industry burns 1,500 million m³ a year (Confindustria
+# Ceramica) for roughly 400 million m² of tiles: under 4 m³/m², spray drying included. The
+# plants below land at ~2.8 m³/m² (porcelain, spray dried) and ~1.7 m³/m² plus wood chips
+# (monoporosa wall tile). The old sample's 0.7-0.8 GJ/t was 2-5x too little.
+LITERATURE_GJ_PER_T = {"atomização": (0.98, 2.2), "secagem": (0.25, 0.75), "queima": (1.9, 4.8)}
+# Spray-dried powder leaves the atomizer with 6% moisture: 0.94 t of dry body per t of powder.
+_POWDER_DRY_FRACTION = 0.94
+
+
+@dataclass(frozen=True)
+class Kiln:
+    name: str
+    m2: int  # tiles fired in 2024, m² (first quality and rejects)
+
+
+@dataclass(frozen=True)
+class Plant:
+    """A plant's 2024 production and the data its fuel and process emissions derive from."""
+
+    facility: str
+    product: str
+    kg_per_m2: float  # fired tile
+    loss_on_ignition: float  # mass lost by the dry body in firing (carbonates, OH, organics)
+    calcite: float  # CaCO3 in the dry body, mass fraction (XRD/chemical analysis, 2024)
+    dolomite: float  # CaMg(CO3)2 in the dry body
+    glaze_kg_per_m2: float  # dry glaze and engobe applied
+    glaze_calcite: float  # raw (non-fritted) carbonates in the dry glaze, mass fraction
+    glaze_dolomite: float
+    kilns: tuple[Kiln, ...]
+    gj_per_t: dict[str, float]  # specific consumption per step, see LITERATURE_GJ_PER_T
+    dryer: str
+    dryer_fuel: str
+
+    @property
+    def m2(self) -> int:
+        return sum(kiln.m2 for kiln in self.kilns)
+
+    def fired_t(self, m2: float | None = None) -> float:
+        return (self.m2 if m2 is None else m2) * self.kg_per_m2 / 1000
+
+    def dry_body_t(self, m2: float | None = None) -> float:
+        return self.fired_t(m2) / (1 - self.loss_on_ignition)
+
+    def powder_t(self) -> float:
+        return self.dry_body_t() / _POWDER_DRY_FRACTION
+
+    def glaze_t(self) -> float:
+        return self.m2 * self.glaze_kg_per_m2 / 1000
+
+
+PLANTS = (
+    Plant(
+        facility=_SG,
+        product="porcelanato esmaltado (grupo BIa), via úmida",
+        kg_per_m2=20.5,  # 60 x 60 cm, 9 mm
+        loss_on_ignition=0.05,
+        calcite=0.005,
+        dolomite=0.004,
+        glaze_kg_per_m2=1.0,
+        glaze_calcite=0.08,
+        glaze_dolomite=0.06,
+        kilns=(Kiln("Forno a rolo 1", 2_700_000), Kiln("Forno a rolo 2", 2_300_000)),
+        # Porcelain fires at ~1,200 °C; spray drying and a gas-fired vertical dryer.
+        gj_per_t={"queima": 2.9, "atomização": 1.5, "secagem": 0.45},
+        dryer="Secador vertical",
+        dryer_fuel="Gás natural",
+    ),
+    Plant(
+        facility=_CR,
+        product="revestimento de parede monoporosa (grupo BIII), via úmida",
+        kg_per_m2=14.5,  # 30 x 60 cm, 8 mm
+        loss_on_ignition=0.10,  # carbonate-rich body: CO2 alone is ~5.4% of it
+        calcite=0.08,
+        dolomite=0.04,
+        glaze_kg_per_m2=0.9,
+        glaze_calcite=0.08,
+        glaze_dolomite=0.06,
+        kilns=(Kiln("Forno a rolo 3", 3_600_000),),
+        # Fires at ~1,130 °C; the horizontal dryer takes heat from a wood-chip thermal-oil
+        # boiler (more fuel per tonne than a direct gas burner).
+        gj_per_t={"queima": 2.6, "atomização": 1.5, "secagem": 0.60},
+        dryer="Caldeira de óleo térmico (secador horizontal)",
+        dryer_fuel="Cavaco de madeira",
+    ),
+)
+
+# Calcination of carbonates, t CO2 per t of mineral: IPCC 2006 vol. 3 ch. 2, table 2.1
+# (stoichiometric, full calcination): calcite CaCO3 0.43971, dolomite CaMg(CO3)2 0.47732.
+CARBONATE_EF = {"Calcita (CaCO3)": 0.43971, "Dolomita (CaMg(CO3)2)": 0.47732}
+
+
+@dataclass(frozen=True)
+class Combustion:
+    """One row of a combustion sheet: where, what, how much, and the fuel's factors."""
+
+    facility: str
+    source: str
+    fuel_name: str
+    quantity: float
+    fuel: Fuel
+    period: tuple[date, date] = (date(YEAR, 1, 1), date(YEAR, 12, 31))
+
+
+def _diesel_rows(
+    facility: str, source: str, litres: tuple[int, int], ef: tuple[float, float, float]
+) -> list[Combustion]:
+    """Diesel split by the blend in force: January-February (B12), March-December (B14)."""
+    return [
+        Combustion(
+            facility,
+            f"{source} – {label}",
+            f"Óleo diesel (B{round(blend * 100)})",
+            quantity,
+            _diesel(blend, ef),
+            (start, end),
+        )
+        for (start, end, blend, label), quantity in zip(DIESEL_BLENDS, litres, strict=True)
+    ]
+
+
+def _gas_m3(gj: float) -> int:
+    return int(round(gj / NCV_GJ["Gás natural"], -3))  # read from the utility's meter, in 1,000 m³
+
+
+def stationary_sources() -> list[Combustion]:
+    """Kilns, spray dryers and dryers derive from production; the rest is metered."""
+    rows: list[Combustion] = []
+    for plant in PLANTS:
+        for kiln in plant.kilns:
+            gas = _gas_m3(plant.fired_t(kiln.m2) * plant.gj_per_t["queima"])
+            rows.append(
+                Combustion(
+                    plant.facility, f"{kiln.name} (queima)", "Gás natural", gas, _NATURAL_GAS
+                )
+            )
+        gas = _gas_m3(plant.powder_t() * plant.gj_per_t["atomização"])
+        rows.append(
+            Combustion(plant.facility, "Atomizador (spray dryer)", "Gás natural", gas, _NATURAL_GAS)
+        )
+        drying_gj = plant.dry_body_t() * plant.gj_per_t["secagem"]
+        if plant.dryer_fuel == "Gás natural":
+            rows.append(
+                Combustion(
+                    plant.facility, plant.dryer, "Gás natural", _gas_m3(drying_gj), _NATURAL_GAS
+                )
+            )
+        else:
+            tonnes = round(drying_gj / NCV_GJ["Cavaco de madeira"])
+            rows.append(
+                Combustion(plant.facility, plant.dryer, plant.dryer_fuel, tonnes, _WOOD_CHIPS)
+            )
+        if plant.facility == _SG:
+            rows.append(Combustion(_SG, "Estufa de esmaltação", "GLP", 36_500, _LPG_STATIONARY))
+            rows += _diesel_rows(
+                _SG, "Gerador de emergência", (1_200, 5_600), _STATIONARY_EF["diesel"]
+            )
+    rows.append(Combustion(_SP, "Cozinha do escritório", "GLP", 2_400, _LPG_STATIONARY))
+    return rows
+
+
+def mobile_sources() -> list[Combustion]:
+    """Trucks and cars with road factors, yard loaders with off-road diesel factors."""
+    road, off_road = _ROAD_EF["diesel"], OFF_ROAD_DIESEL_EF
+    trucks, loaders = "Caminhões próprios – expedição", "Pás carregadeiras – pátio de argila"
+    return [
+        *_diesel_rows(_SG, trucks, (75_800, 392_200), road),
+        *_diesel_rows(_SG, loaders, (14_600, 77_800), off_road),
+        Combustion(_SG, "Empilhadeiras", "GLP", 41_600, _LPG_FORKLIFT),
+        Combustion(_SG, "Veículos leves (flex)", "Gasolina C", 7_900, _GASOLINE_C),
+        *_diesel_rows(_CR, trucks, (45_900, 240_600), road),
+        *_diesel_rows(_CR, loaders, (9_700, 52_100), off_road),
+        Combustion(_CR, "Empilhadeiras", "GLP", 27_300, _LPG_FORKLIFT),
+        Combustion(_CR, "Veículos leves (flex)", "Etanol hidratado", 11_300, _HYDRATED_ETHANOL),
+        Combustion(_SP, "Veículos leves (flex)", "Gasolina C", 18_200, _GASOLINE_C),
+        Combustion(_SP, "Veículos leves (flex)", "Etanol hidratado", 24_600, _HYDRATED_ETHANOL),
+    ]
 
 
 @dataclass(frozen=True)
@@ -84,8 +360,10 @@ _GASES = ("CO2 (t)", "CH4 (t)", "N2O (t)")
 _CO2E_TOTAL = "Emissões totais (t CO2e)"
 _BIOGENIC = "CO2 biogênico (t)"
 _NOTE_TOOL = (
-    "Fonte: fatores de emissão padrão do IPCC (2006) e da Ferramenta de Cálculo do Programa "
-    "Brasileiro GHG Protocol; GWP do AR5. Dados de atividade: notas fiscais e medições internas."
+    "Fonte: fatores de emissão padrão do IPCC (2006), vol. 2, cap. 2 (tabela 2.3) e cap. 3 "
+    "(tabelas 3.2.1, 3.2.2 e 3.3.1: rodoviário e fora de estrada); PCI e densidades do BEN; "
+    "biodiesel B12 até fevereiro e B14 a partir de 1º/3/2024 (CNPE); GWP do AR5. Dados de "
+    "atividade: notas fiscais, medidores e produção de 2024."
 )
 _GAS_FORMATS = {
     "Quantidade": "#,##0",
@@ -103,41 +381,26 @@ def _nz(value: float, digits: int) -> float | None:
     return rounded if rounded else None
 
 
-def _fuel_rows(
-    fuels: dict[str, _Fuel], sources: tuple[tuple[str, str, str, float], ...]
-) -> tuple[tuple[object, ...], ...]:
+def _fuel_rows(sources: list[Combustion]) -> tuple[tuple[object, ...], ...]:
     rows = []
-    for facility, source, fuel_name, quantity in sources:
-        fuel = fuels[fuel_name]
-        co2 = _nz(quantity * fuel.co2, 3)
-        ch4 = _nz(quantity * fuel.ch4, 6)
-        n2o = _nz(quantity * fuel.n2o, 6)
+    for s in sources:
+        co2 = _nz(s.quantity * s.fuel.co2, 3)
+        ch4 = _nz(s.quantity * s.fuel.ch4, 6)
+        n2o = _nz(s.quantity * s.fuel.n2o, 6)
         co2e = (co2 or 0.0) + (ch4 or 0.0) * _GWP["CH4"] + (n2o or 0.0) * _GWP["N2O"]
-        biogenic = _nz(quantity * fuel.biogenic, 3)
-        row = (facility, source, fuel_name, quantity, fuel.unit, co2, ch4, n2o)
+        biogenic = _nz(s.quantity * s.fuel.biogenic, 3)
+        row = (s.facility, s.source, s.fuel_name, s.quantity, s.fuel.unit, co2, ch4, n2o)
         rows.append((*row, round(co2e, 4), biogenic))
     return tuple(rows)
 
 
 def _stationary() -> _Sheet:
-    sources = (
-        (_SG, "Forno a rolo 1 (queima)", "Gás natural", 2_460_000),
-        (_SG, "Forno a rolo 2 (queima)", "Gás natural", 2_185_000),
-        (_SG, "Atomizador (spray dryer)", "Gás natural", 2_070_000),
-        (_SG, "Secador vertical", "Gás natural", 410_000),
-        (_SG, "Estufa de esmaltação", "GLP", 36_500),
-        (_SG, "Gerador de emergência", "Óleo diesel (B14)", 6_800),
-        (_CR, "Forno a rolo 3 (queima)", "Gás natural", 2_310_000),
-        (_CR, "Atomizador (spray dryer)", "Gás natural", 980_000),
-        (_CR, "Caldeira de óleo térmico", "Cavaco de madeira", 3_400),
-        (_SP, "Cozinha do escritório", "GLP", 2_400),
-    )
     return _Sheet(
         name="Combustão estacionária",
         title=f"Escopo 1 – Combustão estacionária – {YEAR}",
         groups=(("Identificação", 1, 3), ("Consumo", 4, 5), ("Emissões (t)", 6, 10)),
         columns=(*_IDENT, "Combustível", *_ACTIVITY, *_GASES, _CO2E_TOTAL, _BIOGENIC),
-        rows=_fuel_rows(_STATIONARY_FUELS, sources),
+        rows=_fuel_rows(stationary_sources()),
         totals=(*_GASES, _CO2E_TOTAL, _BIOGENIC),
         formats=_GAS_FORMATS,
         note=_NOTE_TOOL,
@@ -145,24 +408,12 @@ def _stationary() -> _Sheet:
 
 
 def _mobile() -> _Sheet:
-    sources = (
-        (_SG, "Caminhões próprios – expedição", "Óleo diesel (B14)", 468_000),
-        (_SG, "Pás carregadeiras – pátio de argila", "Óleo diesel (B14)", 92_400),
-        (_SG, "Empilhadeiras", "GLP", 41_600),
-        (_SG, "Veículos leves (flex)", "Gasolina C", 7_900),
-        (_CR, "Caminhões próprios – expedição", "Óleo diesel (B14)", 286_500),
-        (_CR, "Pás carregadeiras – pátio de argila", "Óleo diesel (B14)", 61_800),
-        (_CR, "Empilhadeiras", "GLP", 27_300),
-        (_CR, "Veículos leves (flex)", "Etanol hidratado", 11_300),
-        (_SP, "Veículos leves (flex)", "Gasolina C", 18_200),
-        (_SP, "Veículos leves (flex)", "Etanol hidratado", 24_600),
-    )
     return _Sheet(
         name="Combustão móvel",
         title=f"Escopo 1 – Combustão móvel – {YEAR}",
         groups=(("Identificação", 1, 3), ("Consumo", 4, 5), ("Emissões (t)", 6, 10)),
         columns=(*_IDENT, "Combustível", *_ACTIVITY, *_GASES, _CO2E_TOTAL, _BIOGENIC),
-        rows=_fuel_rows(_MOBILE_FUELS, sources),
+        rows=_fuel_rows(mobile_sources()),
         totals=(*_GASES, _CO2E_TOTAL, _BIOGENIC),
         formats=_GAS_FORMATS,
         note=_NOTE_TOOL,
@@ -197,18 +448,47 @@ def _fugitive() -> _Sheet:
     )
 
 
+@dataclass(frozen=True)
+class Calcination:
+    """Carbonate decomposed in firing: tonnes of one mineral in one input, and its factor."""
+
+    facility: str
+    source: str
+    mineral: str  # a key of CARBONATE_EF
+    where: str  # "massa" (tile body) or "esmaltes" (glazes and engobes)
+    tonnes: int
+
+    @property
+    def factor(self) -> float:
+        return CARBONATE_EF[self.mineral]
+
+
+def process_sources() -> list[Calcination]:
+    """Calcite and dolomite fired in 2024, from each kiln's production and the lab contents."""
+    rows: list[Calcination] = []
+    for plant in PLANTS:
+        for kiln in plant.kilns:
+            body = plant.dry_body_t(kiln.m2)
+            source = f"Queima – {kiln.name.lower()}"
+            for mineral, share in zip(CARBONATE_EF, (plant.calcite, plant.dolomite), strict=True):
+                rows.append(
+                    Calcination(plant.facility, source, mineral, "massa", round(body * share))
+                )
+        glaze, source = plant.glaze_t(), "Queima de esmaltes e engobes"
+        shares = (plant.glaze_calcite, plant.glaze_dolomite)
+        for mineral, share in zip(CARBONATE_EF, shares, strict=True):
+            tonnes = round(glaze * share)
+            rows.append(Calcination(plant.facility, source, mineral, "esmaltes", tonnes))
+    return rows
+
+
 def _processes() -> _Sheet:
-    sources = (  # t of fired material; t CO2 per t from the carbonate content of each input
-        (_SG, "Queima – forno a rolo 1", "Massa cerâmica (argila Corumbataí)", 172_000, 0.0098),
-        (_SG, "Queima – forno a rolo 2", "Massa cerâmica (argila Corumbataí)", 158_500, 0.0098),
-        (_SG, "Queima de esmaltes e engobes", "Calcita e dolomita", 1_420, 0.4400),
-        (_CR, "Queima – forno a rolo 3", "Massa cerâmica (argilas locais)", 176_000, 0.0071),
-        (_CR, "Queima de esmaltes e engobes", "Calcita e dolomita", 930, 0.4400),
-    )
+    places = {"massa": "na massa cerâmica", "esmaltes": "nos esmaltes e engobes"}
     rows = []
-    for facility, source, material, tonnes, factor in sources:
-        co2 = round(tonnes * factor, 3)
-        rows.append((facility, source, material, tonnes, "t", factor, co2, co2))
+    for s in process_sources():
+        co2 = round(s.tonnes * s.factor, 3)
+        material = f"{s.mineral} {places[s.where]}"
+        rows.append((s.facility, s.source, material, s.tonnes, "t", s.factor, co2, co2))
     return _Sheet(
         name="Processos industriais",
         title=f"Escopo 1 – Processos industriais (descarbonatação na queima) – {YEAR}",
@@ -229,8 +509,10 @@ def _processes() -> _Sheet:
             "CO2 (t)": "#,##0.000",
             _CO2E_TOTAL: "#,##0.000",
         },
-        note="Fonte: teor de carbonatos por análise química das massas e esmaltes (laboratório "
-        "interno, 2024); CO2 estequiométrico da decomposição de CaCO3 e MgCO3.",
+        note="Fonte: calcita e dolomita queimadas = massa seca queimada (produção ÷ (1 − perda ao "
+        "fogo)) e esmaltes aplicados × teores da análise química e mineralógica (laboratório "
+        "interno, 2024); fatores estequiométricos do IPCC (2006), vol. 3, cap. 2, tabela 2.1: "
+        "calcita 0,4397 e dolomita 0,4773 t CO2/t, calcinação completa.",
     )
 
 
@@ -355,6 +637,21 @@ _SHEETS: tuple[Callable[[], _Sheet], ...] = (
     _stationary, _mobile, _fugitive, _processes, _electricity, _travel, _waste,
 )  # fmt: skip
 
+
+def _br(value: float, digits: int = 0) -> str:
+    """1234567.8 -> '1.234.567,8' (Brazilian thousands and decimal separators)."""
+    return f"{value:,.{digits}f}".replace(",", "_").replace(".", ",").replace("_", ".")
+
+
+def _production_line(plant: Plant) -> str:
+    kilns = " e ".join(f"{kiln.name.lower()}: {_br(kiln.m2)} m²" for kiln in plant.kilns)
+    return (
+        f"Produção {YEAR} – {plant.facility}: {_br(plant.m2 / 1e6, 1)} milhões de m² de "
+        f"{plant.product} ({kilns}); {_br(plant.kg_per_m2, 1)} kg/m², "
+        f"{_br(plant.fired_t())} t queimadas."
+    )
+
+
 _ABOUT = (
     f"Inventário de emissões de gases de efeito estufa – ano-base {YEAR}",
     "",
@@ -362,14 +659,20 @@ _ABOUT = (
     "Setor: fabricação de revestimentos cerâmicos (pisos, porcelanatos e revestimentos de "
     "parede), CNAE 23.42-7",
     f"Unidades inventariadas: {_SG}, {_CR} e {_SP}",
+    *(_production_line(plant) for plant in PLANTS),
+    "O gás natural dos fornos, atomizadores e secadores e a descarbonatação na queima "
+    "decorrem dessa produção (consumo térmico específico por etapa e teores de carbonatos "
+    "medidos em laboratório).",
     f"Período: 1º de janeiro a 31 de dezembro de {YEAR}",
     "Limite organizacional: controle operacional (100% das emissões das unidades operadas)",
     "Potenciais de aquecimento global: IPCC, Quinto Relatório de Avaliação (AR5), horizonte de "
     "100 anos",
     "Metodologia: Especificações do Programa Brasileiro GHG Protocol e ABNT NBR ISO 14064-1.",
     "O escopo 2 segue a abordagem baseada em localização (fatores médios do SIN).",
+    "O diesel está separado pela mistura obrigatória vigente: B12 em janeiro e fevereiro e B14 "
+    "a partir de 1º de março de 2024 (CNPE).",
     "As emissões de CO2 biogênico (cavaco de madeira, etanol e a parcela de biodiesel do "
-    "diesel B14) são relatadas à parte e não compõem o total do inventário.",
+    "diesel B12/B14) são relatadas à parte e não compõem o total do inventário.",
     "Escopo 3 relatado: categoria 5 (resíduos gerados nas operações) e categoria 6 (viagens "
     "a negócios).",
     "",

@@ -22,7 +22,7 @@ from engine.inventory import (
 )
 from tests import inventory_fixtures as fx
 
-EPA = Path(__file__).resolve().parents[2] / "shared" / "data"
+EPA = Path(__file__).resolve().parent / "data"  # real public data kept in the repository
 EPA_FILE = EPA / "us_epa_ghgrp_2020_sf6_electrical_equipment.csv"
 
 
@@ -265,7 +265,14 @@ def test_pareto_year_over_year_and_compare():
     assert pareto["tco2e"].is_monotonic_decreasing
     yoy = inv.year_over_year()
     assert list(yoy["year"]) == ["2023", "2024"]
-    assert yoy["tco2e"].sum() == pytest.approx(inv.total_tco2e)
+    # The headline is the latest year, never the sum of the years.
+    latest = table[table["Ano"] == 2024]
+    latest_tco2e = sum(
+        t * fx.gwp(gas, "AR5") for gas, t in zip(latest["Gás"], latest["Emissões (t)"], strict=True)
+    )
+    assert inv.year == "2024"
+    assert inv.total_tco2e == pytest.approx(latest_tco2e, rel=1e-9)
+    assert yoy.set_index("year")["tco2e"]["2024"] == pytest.approx(inv.total_tco2e)
     by_year = inv.totals_by("year").set_index("year")["tco2e"]
     assert yoy["change"].iloc[1] == pytest.approx(by_year["2024"] - by_year["2023"])
     earlier = load_inventory(fx.as_csv(fx.long_table(2_000, seed=4)), filename="old.csv")

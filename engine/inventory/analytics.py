@@ -19,6 +19,9 @@ def totals_by(table: pd.DataFrame, field: str) -> pd.DataFrame:
     values = (
         table[field].fillna(UNKNOWN) if field in table else pd.Series(UNKNOWN, index=table.index)
     )
+    counted = table[F.REPORTING] == F.IN_INVENTORY if F.REPORTING in table else None
+    if counted is not None and not counted.all():  # memo rows are not a share of the total
+        table, values = table[counted], values[counted]
     grouped = table[F.EMISSIONS_TCO2E].groupby(values).sum(min_count=1).fillna(0.0)
     total = grouped.sum()
     result = grouped.sort_values(ascending=False).rename("tco2e").reset_index()
@@ -36,6 +39,8 @@ def with_gwp_set(frame: pd.DataFrame, gwp_set: str) -> pd.DataFrame:
 def pareto(table: pd.DataFrame, top: int | None = None) -> pd.DataFrame:
     """Sources (with facility, fuel and gas) by t CO2e, with cumulative share."""
     keys = [F.SOURCE, F.FACILITY, F.FUEL, F.GAS]
+    if F.REPORTING in table:
+        table = table[table[F.REPORTING] == F.IN_INVENTORY]
     frame = table[keys].fillna(UNKNOWN)
     grouped = table[F.EMISSIONS_TCO2E].groupby([frame[k] for k in keys]).sum(min_count=1)
     grouped = grouped.dropna().sort_values(ascending=False)
@@ -51,7 +56,8 @@ def year_over_year(table: pd.DataFrame) -> pd.DataFrame:
     years = table[F.YEAR].dropna()
     if years.nunique() < 2:
         return pd.DataFrame(columns=["year", "tco2e", "change", "change_pct"])
-    grouped = table.loc[years.index].groupby(F.YEAR)[F.EMISSIONS_TCO2E].sum().sort_index()
+    rows = table.loc[years.index]
+    grouped = rows.groupby(rows[F.YEAR].astype(str))[F.EMISSIONS_TCO2E].sum().sort_index()
     result = grouped.rename("tco2e").reset_index().rename(columns={F.YEAR: "year"})
     result["change"] = result["tco2e"].diff()
     result["change_pct"] = result["tco2e"].pct_change()
@@ -68,7 +74,8 @@ def quality_findings(table: pd.DataFrame) -> list[Finding]:
 def _sheet_findings(sheet: str, rows: pd.DataFrame) -> list[Finding]:
     found = []
     emissions = rows[F.EMISSIONS_TCO2E]
-    non_positive = _rows(rows[(emissions <= 0) & (rows[F.GAS] != BIOGENIC_CO2)])
+    counted = rows[F.REPORTING] == F.IN_INVENTORY if F.REPORTING in rows else True
+    non_positive = _rows(rows[(emissions <= 0) & counted])
     if non_positive:
         found.append(Finding(
             "non_positive_emissions",

@@ -15,15 +15,41 @@ import pandas as pd
 
 from engine.inventory import fields as F
 from engine.inventory.findings import Finding, rows_text
-from engine.inventory.gwp import BIOGENIC_CO2, GwpSet, canonical_gas, gwp
+from engine.inventory.gwp import (
+    BIOGENIC_CO2,
+    DEFAULT_CH4_ORIGIN,
+    Ch4Origin,
+    GwpSet,
+    canonical_gas,
+    gwp,
+    is_montreal,
+    montreal_share,
+    split_blend,
+)
+from engine.inventory.layout import month_of_header, year_of_header
+from engine.inventory.reconcile import (
+    Evidence,
+    Part,
+    Reading,
+    SheetCheck,
+    choose_reading,
+    describe_reading,
+    sheet_check,
+    subtotal_evidence,
+    total_row_evidence,
+)
 from engine.inventory.table import SheetTable
 from engine.inventory.units import decimal_votes, mass_factor, to_numbers
 
 CANONICAL_COLUMNS: tuple[str, ...] = (
     "sheet", "row", F.SCOPE, F.CATEGORY, F.SOURCE, F.FACILITY, F.FUEL, F.QUANTITY, F.UNIT,
-    F.GAS, F.EMISSIONS_T_GAS, F.EMISSIONS_TCO2E, F.BIOGENIC_CO2, F.YEAR, "gwp", "basis",
+    F.GAS, F.EMISSIONS_T_GAS, F.EMISSIONS_TCO2E, F.BIOGENIC_CO2, F.YEAR, F.SCOPE2_METHOD,
+    F.REPORTING, F.MEMO_TCO2E, "gwp", "basis",
 )  # fmt: skip
-_DESCRIPTIVE = (F.SCOPE, F.CATEGORY, F.SOURCE, F.FACILITY, F.FUEL, F.UNIT, F.GAS, F.YEAR)
+_DESCRIPTIVE = (
+    F.SCOPE, F.CATEGORY, F.SOURCE, F.FACILITY, F.FUEL, F.UNIT, F.GAS, F.YEAR, F.SCOPE2_METHOD,
+    F.CODE,
+)  # fmt: skip
 _FORMULA_LIKE = re.compile(r"^[=+\-@\t\r]")
 _RELATIVE_TOLERANCE = 0.005
 
@@ -33,6 +59,7 @@ class SheetResult:
     table: pd.DataFrame | None  # canonical rows; None when the sheet holds no emissions
     mapping: dict[str, str | None]
     findings: list[Finding]
+    check: SheetCheck | None = None
 
 
 def map_columns(table: SheetTable, overrides: dict[str, str | None]) -> dict[str, str | None]:
@@ -43,10 +70,16 @@ def map_columns(table: SheetTable, overrides: dict[str, str | None]) -> dict[str
         match = F.match_header(column)
         mapping[column] = overrides.get(column, match.field if match else None)
         priority[column] = 10_000 if column in overrides else (match.priority if match else 0)
+        if mapping[column] == F.EMISSIONS_TCO2E and re.search(r"\btotal", F.words(column)):
+            priority[column] += 50  # of several CO2e columns, the one that says total is it
     if F.UNIT not in mapping.values():  # a facility column that holds units is the unit column
         for column, mapped in mapping.items():
             if mapped == F.FACILITY and column not in overrides and _holds_units(table, column):
                 mapping[column] = F.UNIT
+    if F.QUANTITY not in mapping.values() and F.EMISSIONS_UNIT not in mapping.values():
+        for column, mapped in mapping.items():  # no quantity: a unit column of masses is the
+            if mapped == F.UNIT and column not in overrides and _holds_masses(table, column):
+                mapping[column] = F.EMISSIONS_UNIT  # emissions' unit
     holders: dict[str, str] = {}
     for column, mapped in mapping.items():
         if mapped is None or ":" in mapped:
@@ -54,7 +87,9 @@ def map_columns(table: SheetTable, overrides: dict[str, str | None]) -> dict[str
         holder = holders.get(mapped)
         loser = column if holder is not None and priority[holder] >= priority[column] else holder
         if loser is not None:
-            mapping[loser] = None
+            # a second CO2e column is part of the breakdown the total column checks
+            part = mapped == F.EMISSIONS_TCO2E and loser not in overrides
+            mapping[loser] = f"{F.EMISSIONS_TCO2E}:{_label(loser)}" if part else None
         if loser != column:
             holders[mapped] = column
     if F.EMISSIONS_TCO2E in holders:  # gas columns with no mass unit beside a CO2e total
@@ -66,6 +101,11 @@ def map_columns(table: SheetTable, overrides: dict[str, str | None]) -> dict[str
 
 
 _UNIT_WORDS = frozenset({"l", "litros", "m3", "m³", "kwh", "mwh", "gj", "km", "un", "unid"})
+
+
+def _holds_masses(table: SheetTable, column: str) -> bool:
+    values = table.body[column].dropna().astype(str).str.strip().head(200)
+    return bool(len(values)) and bool(values.map(lambda v: mass_factor(v) is not None).all())
 
 
 def _holds_units(table: SheetTable, column: str) -> bool:
@@ -118,28 +158,179 @@ class _Roles:
         return {self.by_field.get(name) for name in descriptive} | set(self.numeric())
 
 
-def canonicalize(table: SheetTable, mapping: dict[str, str | None], gwp_set: GwpSet) -> SheetResult:
+def canonicalize(
+    table: SheetTable,
+    mapping: dict[str, str | None],
+    gwp_set: GwpSet,
+    ch4_origin: Ch4Origin = DEFAULT_CH4_ORIGIN,
+    *,
+    original: SheetTable | None = None,
+    original_mapping: dict[str, str | None] | None = None,
+) -> SheetResult:
+    """Canonical rows of one sheet, read the way its own totals agree with (``reconcile``).
+
+    ``original`` is the sheet before time columns were melted: its total rows and coded
+    subtotals are checked column by column, as the workbook wrote them.
+    """
     roles = _Roles.of(mapping)
     if not roles.has_emissions:
         return SheetResult(None, mapping, [])
     findings: list[Finding] = []
-    comma = _table_convention(table.body, roles.numeric(), table.decimal_comma)
+    comma = table_convention(table.body, roles.numeric(), table.decimal_comma)
     numbers = {c: to_numbers(table.body[c], decimal_comma=comma) for c in roles.numeric()}
+    unit_rows = _row_units(table.body, roles.by_field.get(F.EMISSIONS_UNIT))
+    context_factor = _context_factor(table)
     base = _base_rows(table, roles, numbers, findings)
-    canonical = _emission_rows(table, roles, numbers, base, findings)
-    canonical = _with_co2e(canonical, gwp_set, findings, table.sheet)
-    if roles.total and (roles.gas_mass or roles.gas_co2e):
-        reported = numbers[roles.total] * (mass_factor(roles.total) or 1.0)
-        _check_row_totals(canonical, reported, findings, table.sheet)
-    _check_totals_rows(table, [*roles.gas_mass, *roles.gas_co2e, roles.total], comma, findings)
+    parts = _parts(table, roles, numbers, base, unit_rows=unit_rows, context_factor=context_factor)
+    total = numbers[roles.total] if roles.total else None
+    total_factor = (mass_factor(roles.total) or context_factor) if roles.total else None
+    biogenic = base[F.BIOGENIC_CO2] if roles.by_field.get(F.BIOGENIC_CO2) else None
+    reading = choose_reading(
+        parts, total, total_factor, biogenic, table.rows(), gwp_set, ch4_origin
+    )
+    canonical = _emission_rows(table, roles, numbers, base, parts, reading)
+    canonical = _with_co2e(canonical, gwp_set, ch4_origin)
+    canonical = _reporting(canonical, table)
     _report_gaps(table, base, canonical, findings)
-    extra_columns = [c for c in mapping if c not in roles.used()]
-    extra = table.body[extra_columns].apply(lambda column: map_unique(column, _text))
-    extra = extra.rename(columns=lambda c: f"{c} (original)" if c in canonical.columns else c)
-    canonical = canonical.join(extra)
+    check = _sheet_check(
+        table, original or table, original_mapping or mapping, roles, parts, reading, total,
+        canonical, gwp_set, comma, findings,
+    )  # fmt: skip
+    canonical = canonical.join(_extra_columns(table, mapping, roles, canonical, comma))
     ordered = [c for c in CANONICAL_COLUMNS if c in canonical]
     ordered += [c for c in canonical.columns if c not in CANONICAL_COLUMNS]
-    return SheetResult(canonical[ordered].reset_index(drop=True), mapping, findings)
+    return SheetResult(canonical[ordered].reset_index(drop=True), mapping, findings, check)
+
+
+def _context_factor(table: SheetTable) -> float | None:
+    """A unit the text above the table states for all of it ('All emissions in metric tons')."""
+    for line in table.context:
+        if re.search(r"emiss|emission|valores|values|unidade|units?\b", F.words(line)):
+            factor = mass_factor(line)
+            if factor is not None:
+                return factor
+    return None
+
+
+def _parts(table, roles, numbers, base, *, unit_rows, context_factor) -> list[Part]:
+    """The emission columns of the sheet, with what the header says of each."""
+    parts = []
+    for column, gas in roles.gas_mass.items():
+        factor = _stated_factor(column, unit_rows, context_factor)
+        ambiguous = roles.total is not None and factor is None
+        parts.append(Part(column, numbers[column], gas, False, factor, ambiguous))
+    for column, gas in roles.gas_co2e.items():
+        factor = _stated_factor(column, None, context_factor)
+        says = F.says_co2e(F.words(column))
+        parts.append(Part(column, numbers[column], gas or column, True, factor, not says))
+    if not parts and roles.mass:
+        gases = map_unique(base[F.GAS], lambda v: canonical_gas(v) or v)
+        factor = _stated_factor(roles.mass, unit_rows, context_factor)
+        parts.append(Part(roles.mass, numbers[roles.mass], gases, False, factor))
+    return parts
+
+
+def _stated_factor(column: str, unit_rows: pd.Series | None, context: float | None):
+    header = mass_factor(column)
+    if header is not None:
+        return header
+    if unit_rows is not None and unit_rows.notna().any():
+        return unit_rows.fillna(context or 1.0)
+    return context
+
+
+def _sheet_check(  # noqa: PLR0917 - the sheet's whole reading, in the order it was made
+    table: SheetTable,
+    original: SheetTable,
+    original_mapping: dict[str, str | None],
+    roles: _Roles,
+    parts: list[Part],
+    reading: Reading,
+    total: pd.Series | None,
+    canonical: pd.DataFrame,
+    gwp_set: str,
+    comma: bool,
+    findings: list[Finding],
+) -> SheetCheck:
+    evidence = [reading.evidence] if reading.evidence is not None else []
+    checked = _checked_columns(original, original_mapping)
+
+    def parse(values: pd.Series) -> pd.Series:
+        return to_numbers(values.astype(object), decimal_comma=comma)
+
+    memo = canonical.groupby("row")[F.REPORTING].agg(lambda r: (r != F.IN_INVENTORY).all())
+    memo_rows = frozenset(int(r) for r in memo.index[memo.to_numpy(dtype=bool)])
+    rows_check, stated_last = total_row_evidence(
+        original.body, original.totals, checked, parse, memo_rows
+    )
+    if rows_check is not None:
+        evidence.append(rows_check)
+    subtotals = subtotal_evidence(
+        original.body, original.parent_frame, original.children, checked, parse
+    )
+    if subtotals is not None:
+        evidence.append(subtotals)
+    market = canonical[F.REPORTING] == F.SCOPE2_MARKET  # a market-based sheet: its own figure
+    computed = float(canonical[F.EMISSIONS_TCO2E].sum() + canonical.loc[market, F.MEMO_TCO2E].sum())
+    stated = None
+    if roles.total and roles.total in stated_last:
+        stated = stated_last[roles.total] * (reading.total_factor or 1.0)
+    elif total is not None and parts:
+        stated = float(total.sum()) * (reading.total_factor or 1.0)
+    elif stated_last:
+        stated = _stated_from_total_rows(stated_last, parts, reading, gwp_set)
+    unverified = [p.column for p in parts if p.factor is None and not reading.unit_checked]
+    _conflict_findings(table.sheet, evidence, findings)
+    return sheet_check(
+        table.sheet, evidence, computed, stated, unverified_units=unverified,
+        notes=describe_reading(reading, parts, gwp_set),
+    )  # fmt: skip
+
+
+def _checked_columns(original: SheetTable, mapping: dict[str, str | None]) -> list[str]:
+    """The emission columns as the workbook wrote them, time columns included."""
+    emission = [
+        c for c, m in mapping.items()
+        if F.base_field(m) in (F.EMISSIONS_T_GAS, F.EMISSIONS_TCO2E, F.BIOGENIC_CO2)
+    ]  # fmt: skip
+    time = [c for c in original.columns if year_of_header(c) or month_of_header(c)]
+    return [c for c in [*emission, *time] if c in original.body]
+
+
+def _stated_from_total_rows(stated, parts, reading: Reading, gwp_set: str) -> float | None:
+    value = 0.0
+    for part in parts:
+        if part.column not in stated or isinstance(part.gas, pd.Series):
+            return None
+        factor = reading.factors.get(part.column, 1.0)
+        if not isinstance(factor, float):
+            return None
+        weight = 1.0 if reading.co2e.get(part.column) else (gwp(part.gas, gwp_set) or np.nan)
+        value += stated[part.column] * factor * weight
+    return None if np.isnan(value) else value
+
+
+def _conflict_findings(sheet: str, evidence: list[Evidence], findings: list[Finding]) -> None:
+    codes = {"row_totals": "row_total_differs", "total_rows": "total_row_differs",
+             "subtotals": "subtotal_differs"}  # fmt: skip
+    for item in evidence:
+        if item.agreeing < item.compared:
+            findings.append(Finding(codes[item.kind], item.pt, item.en, sheet, item.bad_rows))
+
+
+def _extra_columns(table, mapping, roles, canonical, comma) -> pd.DataFrame:
+    """Columns the schema does not know, kept: numbers as numbers ('Carga nominal (kg)')."""
+    columns = [c for c in mapping if c not in roles.used()]
+    extra = pd.DataFrame(index=table.body.index)
+    for column in columns:
+        values = table.body[column]
+        parsed = to_numbers(values, decimal_comma=comma)
+        present = values.notna() & (values.astype(str).str.strip() != "")
+        if present.any() and parsed[present].notna().mean() >= 0.9:
+            extra[column] = parsed
+        else:
+            extra[column] = map_unique(values, _text)
+    return extra.rename(columns=lambda c: f"{c} (original)" if c in canonical.columns else c)
 
 
 def _base_rows(
@@ -148,7 +339,7 @@ def _base_rows(
     """One row per data row: everything but the emissions."""
     base = pd.DataFrame(index=table.body.index)
     base["sheet"] = table.sheet
-    base["row"] = table.body.index.to_numpy()
+    base["row"] = table.rows().to_numpy()
     for name in _DESCRIPTIVE:
         column = roles.by_field.get(name)
         base[name] = map_unique(table.body[column], _text) if column else None
@@ -159,40 +350,66 @@ def _base_rows(
         numbers[biogenic] * (mass_factor(biogenic) or 1.0) if biogenic else np.nan
     )
     _fill_context(base, table)
+    _reclassify_losses(base, table.sheet, findings)
     return base
 
 
-def _emission_rows(
+_NOT_SCOPE_2 = {"Atividades relacionadas a combustível e energia", "Emissões fugitivas"}
+
+
+def _reclassify_losses(base: pd.DataFrame, sheet: str, findings: list[Finding]) -> None:
+    """Grid T&D losses of an energy user are Scope 3 cat. 3; refrigerant losses are Scope 1
+    fugitives. A workbook that files either under Scope 2 is corrected, and told so."""
+    named = base[F.CATEGORY].fillna(base[F.SOURCE]) if F.SOURCE in base else base[F.CATEGORY]
+    category = map_unique(named, F.category_of)
+    wrong = (base[F.SCOPE] == "2") & category.map(
+        lambda c: isinstance(c, tuple) and c[1] in _NOT_SCOPE_2
+    ).fillna(False).astype(bool)
+    if not wrong.any():
+        return
+    base.loc[wrong, F.SCOPE] = category[wrong].map(lambda c: c[0])
+    rows = tuple(sorted({int(r) for r in base.loc[wrong, "row"]}))
+    findings.append(Finding(
+        "scope_reclassified",
+        f"Linhas {rows_text(rows)} estavam no Escopo 2: perdas de T&D da rede são Escopo 3 "
+        "(categoria 3) e perdas de refrigerante são emissões fugitivas (Escopo 1).",
+        f"Rows {rows_text(rows)} were filed under Scope 2: grid T&D losses are Scope 3 "
+        "(category 3) and refrigerant losses are fugitive emissions (Scope 1).",
+        sheet, rows,
+    ))  # fmt: skip
+
+
+def _emission_rows(  # noqa: PLR0917
     table: SheetTable,
     roles: _Roles,
     numbers: dict[str, pd.Series],
     base: pd.DataFrame,
-    findings: list[Finding],
+    parts: list[Part],
+    reading: Reading,
 ) -> pd.DataFrame:
-    """Melt the emission columns into one row per data row and gas."""
-    unit_rows = _row_units(table.body, roles.by_field.get(F.EMISSIONS_UNIT))
-    parts: list[pd.DataFrame] = []
-
-    def add(values: pd.Series, gas: object, basis: str, *, co2e: pd.Series | None = None):
-        present = values.notna() if co2e is None else co2e.notna() | values.notna()
-        part = base.assign(**{F.GAS: gas, F.EMISSIONS_T_GAS: values}, basis=basis)
-        part[F.EMISSIONS_TCO2E] = np.nan if co2e is None else co2e
-        parts.append(part[present])
-
-    for column, gas in roles.gas_mass.items():
-        add(numbers[column] * _factor(column, unit_rows, findings, table.sheet), gas, "computed")
-    for column, gas in roles.gas_co2e.items():
-        co2e = numbers[column] * (mass_factor(column) or 1.0)
-        add(pd.Series(np.nan, index=base.index), gas, "reported", co2e=co2e)
-    total = numbers[roles.total] * (mass_factor(roles.total) or 1.0) if roles.total else None
-    gases = map_unique(base[F.GAS], lambda v: canonical_gas(v) or v)
-    if not parts and roles.mass:
-        mass = numbers[roles.mass] * _factor(roles.mass, unit_rows, findings, table.sheet)
-        add(mass, gases, "computed", co2e=total)
-    elif not parts and total is not None:
-        add(pd.Series(np.nan, index=base.index), gases, "reported", co2e=total)
-
-    canonical = pd.concat(parts)
+    """Melt the emission columns into one row per data row and gas, as the reading says."""
+    frames: list[pd.DataFrame] = []
+    for part in parts:
+        factor = reading.factors.get(part.column, 1.0)
+        values = part.values * factor
+        co2e = reading.co2e.get(part.column, part.co2e)
+        gas = part.gas if not (co2e and part.gas == part.column) else None
+        frame = base.assign(**{F.GAS: gas})
+        frame[F.EMISSIONS_T_GAS] = np.nan if co2e else values
+        frame[F.EMISSIONS_TCO2E] = values if co2e else np.nan
+        frame["basis"] = "reported" if co2e else "computed"
+        if co2e and gas is None:
+            frame[F.GAS] = _label(part.column)
+        frames.append(frame[values.notna()])
+    total = numbers[roles.total] * (reading.total_factor or 1.0) if roles.total else None
+    if not frames and total is not None:
+        gases = map_unique(base[F.GAS], lambda v: canonical_gas(v) or v)
+        frame = base.assign(**{F.GAS: gases, F.EMISSIONS_T_GAS: np.nan}, basis="reported")
+        frame[F.EMISSIONS_TCO2E] = total
+        frames.append(frame[total.notna()])
+    elif len(parts) == 1 and isinstance(parts[0].gas, pd.Series) and total is not None:
+        frames[0]["reported_tco2e"] = total.loc[frames[0].index]  # long format: kept to check
+    canonical = pd.concat(frames) if frames else base.iloc[:0].assign(basis=None)
     # A source's biogenic CO2 is one figure, whatever number of gas rows it was melted into.
     canonical.loc[canonical.index.duplicated(keep="first"), F.BIOGENIC_CO2] = np.nan
     only_biogenic = base.index.difference(canonical.index)
@@ -206,29 +423,87 @@ def _emission_rows(
     return canonical
 
 
-def _with_co2e(
-    canonical: pd.DataFrame, gwp_set: GwpSet, findings: list[Finding], sheet: str
-) -> pd.DataFrame:
-    """t CO2e = t of gas x GWP where a gas mass is known; a reported figure stays otherwise."""
+def _label(column: str) -> str:
+    """A CO2e column that names no gas ('Other GHGs (metric tons CO2e)') keeps its name."""
+    return re.sub(r"\s*\([^)]*\)\s*$", "", column.rsplit(F.HEADER_JOIN, 1)[-1]).strip() or column
+
+
+def _with_co2e(canonical: pd.DataFrame, gwp_set: GwpSet, ch4_origin: Ch4Origin) -> pd.DataFrame:
+    """t CO2e = t of gas x GWP where a gas mass is known; a reported CO2e figure is kept as is
+    (never multiplied again)."""
     computed = (canonical["basis"] == "computed") & canonical[F.EMISSIONS_T_GAS].notna()
     factors = map_unique(
-        canonical[F.GAS], lambda g: gwp(g, gwp_set) if isinstance(g, str) else None
+        canonical[F.GAS], lambda g: gwp(g, gwp_set, ch4_origin) if isinstance(g, str) else None
     )
     canonical["gwp"] = pd.to_numeric(factors, errors="coerce").where(computed)
-    reported = canonical[F.EMISSIONS_TCO2E].copy()
     ours = canonical[F.EMISSIONS_T_GAS] * canonical["gwp"]
-    usable = computed & ours.notna()
-    canonical[F.EMISSIONS_TCO2E] = ours.where(usable, reported)
-    canonical.loc[~usable & reported.notna(), "basis"] = "reported"
-    _check_reported(canonical[usable & reported.notna()], reported, findings, sheet)
+    canonical[F.EMISSIONS_TCO2E] = ours.where(computed, canonical[F.EMISSIONS_TCO2E])
+    return canonical
+
+
+def _reporting(canonical: pd.DataFrame, table: SheetTable) -> pd.DataFrame:
+    """What each row counts for: the inventory, or a memo item beside it.
+
+    Biogenic CO2, Montreal Protocol gases (their share of a blend) and market-based Scope 2
+    are reported apart: ``emissions_tco2e`` is 0 on those rows and ``memo_tco2e`` holds them.
+    """
+    canonical[F.REPORTING] = F.IN_INVENTORY
+    canonical[F.MEMO_TCO2E] = 0.0
     biogenic = canonical[F.GAS] == BIOGENIC_CO2
-    if biogenic.any():  # biogenic CO2 is reported apart, never in the total
+    if biogenic.any():
         mass = canonical.loc[biogenic, F.EMISSIONS_T_GAS]
         canonical.loc[biogenic, F.BIOGENIC_CO2] = mass.fillna(
             canonical.loc[biogenic, F.BIOGENIC_CO2]
         )
+        canonical.loc[biogenic, F.MEMO_TCO2E] = canonical.loc[biogenic, F.BIOGENIC_CO2]
         canonical.loc[biogenic, F.EMISSIONS_TCO2E] = 0.0
+        canonical.loc[biogenic, F.REPORTING] = F.BIOGENIC
+    share = map_unique(canonical[F.GAS], lambda g: montreal_share(g) if isinstance(g, str) else 0)
+    share = pd.to_numeric(share, errors="coerce").fillna(0.0)
+    montreal = share > 0
+    if montreal.any():
+        co2e = canonical.loc[montreal, F.EMISSIONS_TCO2E]
+        weight = map_unique(canonical.loc[montreal, F.GAS], _montreal_co2e_share)
+        memo = co2e * pd.to_numeric(weight, errors="coerce").fillna(1.0)
+        canonical.loc[montreal, F.MEMO_TCO2E] = memo
+        canonical.loc[montreal, F.EMISSIONS_TCO2E] = co2e - memo
+        pure = montreal & (share >= 1.0)
+        canonical.loc[pure, F.REPORTING] = F.MONTREAL
+    method = _scope2_methods(canonical, table)
+    canonical[F.SCOPE2_METHOD] = method
+    market = (canonical[F.SCOPE] == "2") & (method == F.MARKET)
+    if market.any():
+        canonical.loc[market, F.MEMO_TCO2E] = canonical.loc[market, F.EMISSIONS_TCO2E]
+        canonical.loc[market, F.EMISSIONS_TCO2E] = 0.0
+        canonical.loc[market, F.REPORTING] = F.SCOPE2_MARKET
     return canonical
+
+
+_MONTREAL_SHARE_SET = "AR5"
+
+
+def _montreal_co2e_share(gas: str) -> float:
+    """The part of a blend's CO2e that comes from its Montreal components."""
+    parts = [(part, share, gwp(part, _MONTREAL_SHARE_SET)) for part, share in split_blend(gas)]
+    total = sum(share * (value or 0.0) for _, share, value in parts)
+    if not total:
+        return 1.0 if montreal_share(gas) >= 1.0 else 0.0
+    return sum(share * (value or 0.0) for p, share, value in parts if is_montreal(p)) / total
+
+
+def _scope2_methods(canonical: pd.DataFrame, table: SheetTable) -> pd.Series:
+    """Location or market for Scope 2 rows: from a method column, the labels, or the sheet."""
+    method = pd.Series(None, index=canonical.index, dtype=object)
+    if F.SCOPE2_METHOD in canonical:
+        method = map_unique(canonical[F.SCOPE2_METHOD], F.scope2_method_of).astype(object)
+    for column in (F.CATEGORY, F.SOURCE):
+        if column in canonical and method.isna().any():
+            method = method.fillna(map_unique(canonical[column], F.scope2_method_of))
+    sheet = F.scope2_method_of(table.sheet) or F.scope2_method_of(table.title)
+    if sheet:
+        method = method.fillna(sheet)
+    scope2 = canonical[F.SCOPE] == "2"
+    return method.where(scope2, None).where(~scope2 | method.notna(), F.LOCATION)
 
 
 def map_unique(values: pd.Series, func) -> pd.Series:
@@ -255,6 +530,8 @@ def _fill_context(base: pd.DataFrame, table: SheetTable) -> None:
     from_category = map_unique(base[F.CATEGORY], lambda c: (F.category_of(c) or (None,))[0])
     from_category = from_category.astype(object)
     scope = scope.fillna(from_category)
+    if base[F.CODE].notna().any():
+        scope = scope.fillna(map_unique(base[F.CODE], F.gpc_scope).astype(object))
     if context:
         scope = scope.fillna(context[0])
     sheet_scope = F.parse_scope(re.sub(r"^.*?(escopo|scope)", r"\1", F.words(table.sheet)))
@@ -275,50 +552,10 @@ def _row_units(body: pd.DataFrame, column: str | None) -> pd.Series | None:
     return body[column].map(mass_factor)
 
 
-def _factor(column: str, unit_rows: pd.Series | None, findings: list[Finding], sheet: str):
-    header = mass_factor(column)
-    if header is not None:
-        return header
-    if unit_rows is not None and unit_rows.notna().any():
-        return unit_rows.fillna(1.0)
-    findings.append(Finding(
-        "unit_assumed",
-        f"A coluna '{column}' não diz a unidade de massa: considerada em toneladas (t).",
-        f"Column '{column}' does not state its mass unit: read as tonnes (t).",
-        sheet,
-    ))  # fmt: skip
-    return 1.0
-
-
-def _differs(a: float, b: float) -> bool:
-    return abs(a - b) > max(0.01, _RELATIVE_TOLERANCE * max(abs(a), abs(b)))
-
-
-def _check_reported(
-    rows: pd.DataFrame, reported: pd.Series, findings: list[Finding], sheet: str
-) -> None:
-    bad = sorted({
-        int(row)
-        for row, ours, theirs in zip(
-            rows["row"], rows[F.EMISSIONS_TCO2E], reported.loc[rows.index], strict=True
-        )
-        if _differs(float(ours), float(theirs))
-    })  # fmt: skip
-    if bad:
-        findings.append(Finding(
-            "reported_co2e_differs",
-            f"O t CO2e informado difere do calculado nas linhas {rows_text(bad)} "
-            "(outro conjunto de GWP ou fator?).",
-            f"Reported t CO2e differs from the computed value in rows {rows_text(bad)} "
-            "(another GWP set or factor?).",
-            sheet, tuple(bad),
-        ))  # fmt: skip
-
-
 def _report_gaps(
     table: SheetTable, base: pd.DataFrame, canonical: pd.DataFrame, findings: list[Finding]
 ) -> None:
-    empty = sorted(int(r) for r in base.index.difference(canonical.index))
+    empty = sorted({int(r) for r in base.loc[base.index.difference(canonical.index), "row"]})
     if empty:
         findings.append(Finding(
             "rows_without_emissions",
@@ -338,46 +575,7 @@ def _report_gaps(
         ))  # fmt: skip
 
 
-def _check_row_totals(
-    canonical: pd.DataFrame, reported: pd.Series, findings: list[Finding], sheet: str
-) -> None:
-    ours = canonical.groupby("row")[F.EMISSIONS_TCO2E].sum(min_count=1)
-    theirs = reported.dropna()
-    theirs.index = theirs.index.astype(int)
-    common = ours.index.intersection(theirs.index)
-    bad = [int(r) for r in common if _differs(float(ours[r]), float(theirs[r]))]
-    if bad:
-        findings.append(Finding(
-            "row_total_differs",
-            f"O total de CO2e da linha difere da soma dos gases nas linhas {rows_text(bad)}.",
-            f"The row's CO2e total differs from the sum of its gases in rows {rows_text(bad)}.",
-            sheet, tuple(bad),
-        ))  # fmt: skip
-
-
-def _check_totals_rows(
-    table: SheetTable, columns: list[str | None], comma: bool, findings: list[Finding]
-) -> None:
-    """A sheet's own total rows against the sum of its data rows: they are never counted."""
-    for row, values in table.totals.iterrows():
-        for column in filter(None, columns):
-            stated = to_numbers(pd.Series([values[column]], dtype=object), decimal_comma=comma)
-            if np.isnan(stated.iloc[0]):
-                continue
-            stated_value = float(stated.iloc[0])
-            summed = float(to_numbers(table.body[column], decimal_comma=comma).sum())
-            if _differs(stated_value, summed):
-                findings.append(Finding(
-                    "total_row_differs",
-                    f"A linha de total {row} diz {stated_value:,.2f} em '{column}', mas as "
-                    f"linhas somam {summed:,.2f}. O total da planilha não foi usado.",
-                    f"Total row {row} states {stated_value:,.2f} in '{column}', but the rows "
-                    f"add up to {summed:,.2f}. The sheet's total was not used.",
-                    table.sheet, (int(row),),
-                ))  # fmt: skip
-
-
-def _table_convention(body: pd.DataFrame, columns: list[str], hint: bool | None) -> bool:
+def table_convention(body: pd.DataFrame, columns: list[str], hint: bool | None) -> bool:
     """Decimal comma or point for the whole table, from every number written as text."""
     brazilian = english = 0
     for column in columns:

@@ -128,3 +128,19 @@ class UnknownGwpSetError(InventoryError):
             f"Conjunto de GWP desconhecido: {gwp_set}. Use AR4, AR5 ou AR6.",
             f"Unknown GWP set: {gwp_set}. Use AR4, AR5 or AR6.",
         )
+
+
+class GwpViewMissingError(InventoryError):
+    code = "gwp_view_missing"
+
+    def __init__(self, gwp_set: str, sheets: Sequence[str]) -> None:
+        self.sheets = tuple(sheets)
+        names = ", ".join(f"'{s}'" for s in self.sheets)
+        super().__init__(
+            f"As abas {names} são visões dos mesmos dados em CO2e com outros conjuntos de GWP, "
+            f"e não há abas por gás para calcular com {gwp_set}. Escolha o conjunto de GWP de "
+            "uma dessas abas ou inclua as abas por gás.",
+            f"Sheets {names} are views of the same data in CO2e under other GWP sets, and there "
+            f"are no per-gas sheets to compute {gwp_set} from. Choose the GWP set of one of "
+            "those sheets or include the per-gas sheets.",
+        )

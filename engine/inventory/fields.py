@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from engine.inventory.gwp import canonical_gas
+from engine.inventory.gwp import BIOGENIC_CO2 as BIOGENIC_GAS
+from engine.inventory.gwp import canonical_gas, is_biogenic
 from engine.protocol import fold
 
 SCOPE = "scope"
@@ -30,11 +31,25 @@ BIOGENIC_CO2 = "biogenic_co2"
 YEAR = "year"
 EMISSIONS_UNIT = "emissions_unit"
 EMISSION_FACTOR = "emission_factor"  # recognised so it is never read as emissions; kept as is
+SCOPE2_METHOD = "scope2_method"  # "location" or "market": Scope 2's two methods, never summed
+CODE = "code"  # a hierarchical or GPC reference code: I.1.1, 1.A.3.b
 
 FIELDS: tuple[str, ...] = (
     SCOPE, CATEGORY, SOURCE, FACILITY, FUEL, QUANTITY, UNIT, GAS,
     EMISSIONS_T_GAS, EMISSIONS_TCO2E, BIOGENIC_CO2, YEAR, EMISSIONS_UNIT, EMISSION_FACTOR,
+    SCOPE2_METHOD, CODE,
 )  # fmt: skip
+# What each canonical row counts for: only "inventory" rows are in the totals; the others are
+# memo figures reported beside them (GHG Protocol; Brazilian GHG Protocol Program).
+REPORTING = "reporting"
+MEMO_TCO2E = "memo_tco2e"
+IN_INVENTORY, BIOGENIC, MONTREAL, SCOPE2_MARKET = (
+    "inventory",
+    "biogenic",
+    "montreal",
+    "scope2_market",
+)
+LOCATION, MARKET = "location", "market"
 EMISSION_FIELDS = frozenset({EMISSIONS_T_GAS, EMISSIONS_TCO2E})
 _GAS_PRIORITY = 60  # a gas named in a header beats generic words, loses to "CO2e"/"biogenic"
 
@@ -87,11 +102,22 @@ def match_header(header: str) -> Match | None:
     return best
 
 
+_BIOGENIC_PRIORITY = 85  # a biogenic header group beats its gas sub-column's plain match
+
+
 def _match_text(text: str) -> Match | None:
     if not text:
         return None
+    if is_biogenic(text):  # only biogenic CO2 is apart; biogenic CH4 and N2O are in scope
+        gas = gas_in_header(re.sub(r"\S*biog\S*", " ", text))
+        if gas in (None, "CO2"):
+            return Match(BIOGENIC_CO2, _BIOGENIC_PRIORITY)
+        field = EMISSIONS_TCO2E if says_co2e(text) else EMISSIONS_T_GAS
+        return Match(f"{field}:{gas}", _BIOGENIC_PRIORITY)
     best: Match | None = None
     for synonym in _synonyms():
+        if synonym.field == BIOGENIC_CO2:
+            continue
         hit = text == synonym.words if synonym.exact else _contains(text, synonym.words)
         if hit:
             priority = synonym.priority + (100 if synonym.exact else 0)
@@ -110,13 +136,33 @@ def _contains(text: str, phrase: str) -> bool:
     return f" {phrase} " in f" {text} "
 
 
+def says_co2e(text: str) -> bool:
+    return bool(re.search(r"co2 ?eq?\b|equivalente|equivalent", text))
+
+
+_LOCATION = re.compile(r"localizacao|\blocation\b|\blb\b")
+_MARKET = re.compile(r"escolha de compra|(?:baseada em|abordagem de) mercado|\bmarket\b|\bmb\b")
+
+
+def scope2_method_of(text: object) -> str | None:
+    """'Eletricidade (localização)' -> 'location'; 'escolha de compra' -> 'market'."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    folded = words(text)
+    if _MARKET.search(folded):
+        return MARKET
+    if _LOCATION.search(folded):
+        return LOCATION
+    return None
+
+
 def gas_in_header(text: str) -> str | None:
     """A gas a header names as a word or two: 'co2 t' -> CO2, 'hfc 134a kg' -> HFC134a."""
     tokens = text.split()
     for size in (3, 2, 1):
         for start in range(len(tokens) - size + 1):
             gas = canonical_gas("".join(tokens[start : start + size]))
-            if gas and "biog" not in gas:
+            if gas and gas != BIOGENIC_GAS:
                 return gas
     return None
 
@@ -144,6 +190,28 @@ def parse_scope(value: object) -> str | None:
         return str(int(value)) if value in (1, 2, 3) else None
     match = _SCOPE_WORDS.match(words(str(value)))
     return match.group(1) if match else None
+
+
+_GPC = re.compile(r"^\s*(I|II|III|IV|V)\.(\d+)(?:\.(\d+))?\s*$")
+
+
+def gpc_scope(value: object) -> str | None:
+    """The scope of a GPC reference number (Global Protocol for Community-Scale GHG
+    Inventories, table 4.1): sectors I and II end in their scope (I.1.2 is Scope 2); in
+    waste (III) .1 and .3 are Scope 1 and .2 Scope 3; IPPU (IV) and AFOLU (V) are Scope 1."""
+    if not isinstance(value, str):
+        return None
+    match = _GPC.match(value)
+    if not match:
+        return None
+    sector, last = match.group(1), match.group(3)
+    if sector in ("IV", "V"):
+        return "1"
+    if last is None:
+        return None
+    if sector in ("I", "II"):
+        return last if last in ("1", "2", "3") else None
+    return {"1": "1", "2": "3", "3": "1"}.get(last)
 
 
 @cache

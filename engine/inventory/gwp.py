@@ -22,8 +22,20 @@ GWP_SETS: tuple[GwpSet, ...] = ("AR4", "AR5", "AR6")
 DEFAULT_GWP_SET: GwpSet = "AR5"  # the set Brazil's GHG Protocol Program uses
 BIOGENIC_CO2 = "CO2 biogênico"
 
+# AR6 gives methane two values by origin (WG1, ch. 7, table 7.15): fossil methane also adds
+# the CO2 it oxidises to. "general" is the single value of AR6 table 7.SM.7 (27.9).
+Ch4Origin = Literal["general", "fossil", "non_fossil"]
+CH4_ORIGINS: tuple[Ch4Origin, ...] = ("general", "fossil", "non_fossil")
+DEFAULT_CH4_ORIGIN: Ch4Origin = "general"
+_AR6_CH4: dict[Ch4Origin, float] = {"general": 27.9, "fossil": 29.8, "non_fossil": 27.0}
+# Every set the GWP package knows, to recognise the set a workbook's own CO2e figures used.
+SOURCE_GWP_SETS = ("SAR", "TAR", "AR4", "AR5", "AR6")
+
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 _BIOGENIC = re.compile(r"biogen")
+_NOT_BIOGENIC = re.compile(r"\b(?:non|nao|not|excl\w*|sem|exceto)\W*biogen|\bfossil")
+# Ozone-depleting substances of the Montreal Protocol: reported apart, never in the scopes.
+_MONTREAL = re.compile(r"^(?:CFC|HCFC|Halon|CCl4|CH3CCl3|CH3Br)", re.IGNORECASE)
 
 
 def _data_rows(name: str) -> list[dict[str, str]]:
@@ -41,12 +53,14 @@ def _compact(text: str) -> str:
 
 
 @cache
-def _species_table() -> dict[str, dict[GwpSet, float]]:
+def _species_table() -> dict[str, dict[str, float]]:
     frame = globalwarmingpotentials.as_frame()
-    table: dict[str, dict[GwpSet, float]] = {"CO2": dict.fromkeys(GWP_SETS, 1.0)}
+    table: dict[str, dict[str, float]] = {"CO2": dict.fromkeys(SOURCE_GWP_SETS, 1.0)}
     for species, row in frame.iterrows():
         values = {
-            s: float(row[f"{s}GWP100"]) for s in GWP_SETS if row[f"{s}GWP100"] == row[f"{s}GWP100"]
+            s: float(row[f"{s}GWP100"])
+            for s in SOURCE_GWP_SETS
+            if row[f"{s}GWP100"] == row[f"{s}GWP100"]
         }
         table[str(species)] = values
     return table
@@ -71,27 +85,80 @@ def _lookup() -> dict[str, str]:
     return lookup
 
 
+def is_biogenic(text: str) -> bool:
+    """A label that says biogenic ('CO2 biogênico'), not one that excludes it ('non-biogenic')."""
+    folded = fold(text)
+    return bool(_BIOGENIC.search(folded)) and not _NOT_BIOGENIC.search(folded)
+
+
 def canonical_gas(name: object) -> str | None:
-    """'CO₂', 'Dióxido de carbono', 'HFC-134a', 'R-410A' -> 'CO2', 'CO2', 'HFC134a', 'R-410A'."""
+    """'CO₂', 'Dióxido de carbono', 'HFC-134a', 'R-410A' -> 'CO2', 'CO2', 'HFC134a', 'R-410A'.
+
+    Only biogenic CO2 is apart: 'CO2 biogênico' -> 'CO2 biogênico', but 'CH4 biogênico' is
+    methane, counted in its scope at its full GWP.
+    """
     if not isinstance(name, str) or not name.strip():
         return None
-    if _BIOGENIC.search(fold(name)):
-        return BIOGENIC_CO2
+    if is_biogenic(name):
+        stripped = re.sub(r"(?i)\S*biog\S*", " ", fold(name))
+        gas = _lookup().get(_compact(stripped)) if stripped.strip() else None
+        return gas if gas not in (None, "CO2") else BIOGENIC_CO2
     return _lookup().get(_compact(name))
 
 
-def gwp(gas: str, gwp_set: GwpSet) -> float | None:
+def gwp(gas: str, gwp_set: str, ch4_origin: Ch4Origin = DEFAULT_CH4_ORIGIN) -> float | None:
     """The 100-year GWP of a canonical gas name in a set, or None when the set has none."""
     if gas in _blends():
-        parts = [(gwp(component, gwp_set), share) for component, share in _blends()[gas]]
+        parts = [(gwp(part, gwp_set, ch4_origin), share) for part, share in _blends()[gas]]
         if any(value is None for value, _ in parts):
             return None
         return sum(value * share for value, share in parts if value is not None)
+    if gas == "CH4" and gwp_set == "AR6":
+        return _AR6_CH4[ch4_origin]
     return _species_table().get(gas, {}).get(gwp_set)
 
 
+def is_montreal(gas: object) -> bool:
+    """A CFC, HCFC or other ozone-depleting substance: a memo item, outside the scopes."""
+    return isinstance(gas, str) and bool(_MONTREAL.match(gas))
+
+
+def montreal_share(gas: str) -> float:
+    """The mass fraction of a gas (or blend) that is a Montreal Protocol substance."""
+    if gas in _blends():
+        return sum(share for part, share in _blends()[gas] if is_montreal(part))
+    return 1.0 if is_montreal(gas) else 0.0
+
+
+def split_blend(gas: str) -> list[tuple[str, float]]:
+    """A blend's components and mass fractions; a pure gas is its own single part."""
+    return list(_blends().get(gas, [(gas, 1.0)]))
+
+
+def check_ch4_origin(origin: str) -> Ch4Origin:
+    normalized = origin.strip().lower().replace("-", "_")
+    if normalized not in CH4_ORIGINS:
+        raise ValueError(f"ch4_origin must be one of {', '.join(CH4_ORIGINS)}")
+    return normalized  # type: ignore[return-value]
+
+
+def gwp_label(gwp_set: str, ch4_origin: Ch4Origin, lang: str = "pt") -> str:
+    """'AR5', or for AR6 the methane value used: 'AR6 (CH4 27,9: valor geral do IPCC)'."""
+    if gwp_set != "AR6":
+        return gwp_set
+    value = f"{_AR6_CH4[ch4_origin]:.1f}"
+    names = {
+        "general": ("valor geral do IPCC", "IPCC general value"),
+        "fossil": ("metano fóssil", "fossil methane"),
+        "non_fossil": ("metano não fóssil", "non-fossil methane"),
+    }[ch4_origin]
+    if lang.lower().startswith("pt"):
+        return f"AR6 (CH4 {value.replace('.', ',')}: {names[0]})"
+    return f"AR6 (CH4 {value}: {names[1]})"
+
+
 def check_gwp_set(gwp_set: str) -> GwpSet:
-    normalized = gwp_set.upper().strip()
+    normalized = gwp_set.upper().strip().replace(" ", "")
     if normalized not in GWP_SETS:
         raise UnknownGwpSetError(gwp_set)
     return normalized  # type: ignore[return-value]

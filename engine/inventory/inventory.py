@@ -10,7 +10,8 @@ from engine.inventory import analytics
 from engine.inventory import fields as F
 from engine.inventory.digest import DEFAULT_DIGEST_CHARS, build_digest
 from engine.inventory.findings import Finding
-from engine.inventory.gwp import GwpSet
+from engine.inventory.gwp import DEFAULT_CH4_ORIGIN, Ch4Origin, GwpSet, gwp_label
+from engine.inventory.reconcile import SheetCheck, Status, overall_status
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -25,21 +26,94 @@ class Inventory:
     sheets: list[str] = field(default_factory=list)  # the sheets that held emissions
     skipped_sheets: dict[str, str] = field(default_factory=dict)  # sheet -> why (pt)
     reported_totals: pd.DataFrame = field(default_factory=pd.DataFrame)  # the sheets' own totals
+    ch4_origin: Ch4Origin = DEFAULT_CH4_ORIGIN
+    reconciliation: list[SheetCheck] = field(default_factory=list)  # per sheet: the evidence
+
+    # --- the headline: one year, location-based Scope 2, memo items apart ---------------------
+
+    @property
+    def years(self) -> list[str]:
+        if F.YEAR not in self.table:
+            return []
+        return sorted({str(y) for y in self.table[F.YEAR].dropna()})
+
+    @property
+    def year(self) -> str | None:
+        """The headline year: the latest. A total is never the sum of several years."""
+        years = self.years
+        return years[-1] if years else None
+
+    @property
+    def current(self) -> pd.DataFrame:
+        """The rows of the headline year (rows with no year belong to every year)."""
+        year = self.year
+        if year is None:
+            return self.table
+        years = self.table[F.YEAR]
+        return self.table[years.isna() | (years.astype(str) == year)]
 
     @property
     def total_tco2e(self) -> float:
-        return float(self.table[F.EMISSIONS_TCO2E].sum())
+        """t CO2e of the headline year, without biogenic CO2, Montreal gases or market-based
+        Scope 2 (those rows add 0 here; see the memo properties)."""
+        return float(self.current[F.EMISSIONS_TCO2E].sum())
 
     @property
     def biogenic_co2_t(self) -> float:
-        return float(self.table[F.BIOGENIC_CO2].sum()) if F.BIOGENIC_CO2 in self.table else 0.0
+        rows = self.current
+        return float(rows[F.BIOGENIC_CO2].sum()) if F.BIOGENIC_CO2 in rows else 0.0
+
+    @property
+    def montreal_tco2e(self) -> float:
+        """Memo: CFCs and HCFCs (Montreal Protocol), in t CO2e, outside the scopes."""
+        return self._memo(F.MONTREAL) + self._blend_memo()
+
+    @property
+    def scope2_location_tco2e(self) -> float:
+        rows = self.current
+        return float(rows.loc[rows[F.SCOPE] == "2", F.EMISSIONS_TCO2E].sum())
+
+    @property
+    def scope2_market_tco2e(self) -> float | None:
+        """Scope 2 by the market-based method, shown beside the location-based figure."""
+        rows = self.current
+        if F.REPORTING not in rows or not (rows[F.REPORTING] == F.SCOPE2_MARKET).any():
+            return None
+        return self._memo(F.SCOPE2_MARKET)
+
+    def _memo(self, kind: str) -> float:
+        rows = self.current
+        if F.REPORTING not in rows:
+            return 0.0
+        return float(rows.loc[rows[F.REPORTING] == kind, F.MEMO_TCO2E].sum())
+
+    def _blend_memo(self) -> float:
+        rows = self.current
+        if F.REPORTING not in rows:
+            return 0.0
+        blends = (rows[F.REPORTING] == F.IN_INVENTORY) & (rows[F.MEMO_TCO2E] > 0)
+        return float(rows.loc[blends, F.MEMO_TCO2E].sum())
+
+    @property
+    def status(self) -> Status:
+        """'reconciled', 'unverified' or 'conflict': how the totals stand against the file."""
+        return overall_status(self.reconciliation)
+
+    @property
+    def conflicts(self) -> list[SheetCheck]:
+        return [check for check in self.reconciliation if check.status == "conflict"]
+
+    def gwp_label(self, language: str = "pt") -> str:
+        return gwp_label(self.gwp_set, self.ch4_origin, language)
 
     def totals_by(self, field_name: str) -> pd.DataFrame:
-        """Value, ``tco2e`` and ``share`` per scope, gas, category, facility or source."""
-        return analytics.with_gwp_set(analytics.totals_by(self.table, field_name), self.gwp_set)
+        """Value, ``tco2e`` and ``share`` per scope, gas, category, facility or source, for
+        the headline year (``year``: one row per year)."""
+        rows = self.table if field_name == F.YEAR else self.current
+        return analytics.with_gwp_set(analytics.totals_by(rows, field_name), self.gwp_set)
 
     def pareto(self, top: int | None = None) -> pd.DataFrame:
-        return analytics.with_gwp_set(analytics.pareto(self.table, top), self.gwp_set)
+        return analytics.with_gwp_set(analytics.pareto(self.current, top), self.gwp_set)
 
     def year_over_year(self) -> pd.DataFrame:
         return analytics.with_gwp_set(analytics.year_over_year(self.table), self.gwp_set)

@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from engine.inventory.fields import HEADER_JOIN, base_field, match_header
+from engine.inventory.fields import HEADER_JOIN, base_field, match_header, words
+from engine.inventory.hierarchy import find_hierarchy
 from engine.inventory.reader import RawSheet
+from engine.inventory.units import mass_factor
 
 _HEADER_SEARCH_ROWS = 60
 _MAX_HEADER_ROWS = 4
@@ -28,6 +30,17 @@ class SheetTable:
     notes: list[str] = field(default_factory=list)
     error_cells: list[tuple[int, str]] = field(default_factory=list)  # (sheet row, column)
     decimal_comma: bool | None = None
+    sheet_rows: pd.Series | None = None  # the sheet row of each body row, when not the index
+    context: list[str] = field(default_factory=list)  # text above the header: titles, notes
+    time_layout: str = ""  # "years" / "months" when time ran across the columns
+    parent_frame: pd.DataFrame | None = None  # coded subtotal rows (1, 1.A ...), index = row
+    children: dict[int, list[int]] = field(default_factory=dict)  # subtotal -> its rows
+
+    def rows(self) -> pd.Series:
+        """The 1-based sheet row of every body row."""
+        if self.sheet_rows is not None:
+            return self.sheet_rows
+        return pd.Series(self.body.index.to_numpy(), index=self.body.index)
 
 
 def find_table(raw: RawSheet) -> SheetTable | None:
@@ -48,12 +61,15 @@ def find_table(raw: RawSheet) -> SheetTable | None:
             if start < 0 or (above and not _header_like(filled[start], head, start, raw)):
                 break
             names = _join(filled[start : index + 1])
-            score = _score(names) + 0.001 * above  # group rows above carry units
+            score = _score(names) + _time_score(head[index]) + 0.001 * above
             if best is None or score > best[0] + 1e-9:
                 best = (score, index, above)
     if best is None or best[0] < 2:
         return None
     _, header_index, above = best
+    if header_index + 1 < len(head) and _is_units_row(head[header_index + 1]):
+        header_index += 1  # a row of units under the names belongs to the header
+        above += 1
     names = _unique(_join(filled[header_index - above : header_index + 1]))
     body = pd.DataFrame(rows[header_index + 1 :], dtype=object)
     body = body.reindex(columns=range(width)) if body.shape[1] != width else body
@@ -63,9 +79,16 @@ def find_table(raw: RawSheet) -> SheetTable | None:
     body = body.replace("", None)
     typed_errors = _error_texts(body)  # '#N/A' written as text: CSV, ODS
     body, totals, notes = _split_rows(body, names)
-    title = " ".join(
-        str(v) for row in head[: header_index - above] for v in row if isinstance(v, str) and v
-    )
+    hierarchy = find_hierarchy(body, [c for c in names[:3] if body[c].map(_is_label).any()])
+    parent_frame = None
+    if hierarchy.parents:
+        parent_frame = body.loc[hierarchy.parents]
+        body = body.drop(index=hierarchy.parents)
+    above_lines = [
+        " ".join(str(v) for v in row if isinstance(v, str) and v)
+        for row in head[: header_index - above]
+    ]
+    title = " ".join(line for line in above_lines if line)
     errors = sorted(
         {(r + 1, names[c]) for r, c in raw.error_cells if r + 1 in body.index and c < width}
         | {(r, c) for r, c in typed_errors if r in body.index}
@@ -80,6 +103,29 @@ def find_table(raw: RawSheet) -> SheetTable | None:
         notes=notes,
         error_cells=errors,
         decimal_comma=raw.decimal_comma,
+        context=[line for line in above_lines if line] + notes,
+        parent_frame=parent_frame,
+        children={int(p): [int(c) for c in kids] for p, kids in hierarchy.children.items()},
+    )
+
+
+def _is_label(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+_UNIT_CELL = re.compile(r"^(?:%|m3|m³|l|mwh|kwh|gj|tj|tco2e?|kgco2e?|co2e?|gg ?co2e?)$")
+
+
+def _is_units_row(row: list[object]) -> bool:
+    """A row under the header that only names units: 't', 'kg', 'Gg CO2e', 'MWh'."""
+    values = _nonempty(row)
+    if len(values) < 2 or _numbers(row):
+        return False
+    return all(
+        isinstance(v, str)
+        and len(v) <= 20
+        and (mass_factor(v) is not None or bool(_UNIT_CELL.match(words(v).replace(" ", ""))))
+        for v in values
     )
 
 
@@ -178,17 +224,37 @@ def _join(rows: list[list[object]]) -> list[str]:
     for column in range(len(rows[0])):
         parts: list[str] = []
         for row in rows:
-            text = str(row[column]).strip() if row[column] not in ("", None) else ""
+            text = _header_text(row[column])
             if text and (not parts or parts[-1] != text):
                 parts.append(text)
         names.append(HEADER_JOIN.join(parts))
     return names
 
 
+def _header_text(value: object) -> str:
+    if value in ("", None):
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))  # a year typed as a number: 1990.0 -> '1990'
+    return str(value).strip()
+
+
 def _score(names: list[str]) -> float:
     fields = {base_field(m.field) for name in names if name and (m := match_header(name))}
     emissions = any(f in ("emissions_t_gas", "emissions_tco2e") for f in fields)
     return len(fields) + (0.5 if emissions else 0.0)
+
+
+def _time_score(row: list[object]) -> float:
+    """Years across the header (1990, 2000 ...) stand for emission columns."""
+    years = sum(
+        1
+        for v in row
+        if (isinstance(v, str) and re.fullmatch(r"(?:19|20)\d\d\*?", v.strip()))
+        or (isinstance(v, int | float) and not isinstance(v, bool) and float(v).is_integer()
+            and 1990 <= v <= 2100)
+    )  # fmt: skip
+    return 2.5 if years >= 2 else 0.0
 
 
 def _unique(names: list[str]) -> list[str]:

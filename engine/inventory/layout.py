@@ -1,0 +1,156 @@
+"""Time across the columns: years (1990 … 2020) become a ``year`` field; months are summed
+into their year. The values then read as one emissions column named from its context (the
+sheet's gas and unit), so the ordinary mapping applies to them."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from engine.inventory.fields import HEADER_JOIN, gas_in_header, words
+from engine.inventory.table import SheetTable
+from engine.inventory.units import mass_factor
+
+YEAR_COLUMN = "Ano"
+_YEAR = re.compile(r"^(?:ano\s*)?((?:19|20)\d\d)\s*[*a-z]?$", re.IGNORECASE)
+_MONTHS = {
+    "jan": 1, "janeiro": 1, "january": 1, "fev": 2, "feb": 2, "fevereiro": 2, "february": 2,
+    "mar": 3, "marco": 3, "march": 3, "abr": 4, "apr": 4, "abril": 4, "april": 4,
+    "mai": 5, "may": 5, "maio": 5, "jun": 6, "junho": 6, "june": 6, "jul": 7, "julho": 7,
+    "july": 7, "ago": 8, "aug": 8, "agosto": 8, "august": 8, "set": 9, "sep": 9, "sept": 9,
+    "setembro": 9, "september": 9, "out": 10, "oct": 10, "outubro": 10, "october": 10,
+    "nov": 11, "novembro": 11, "november": 11, "dez": 12, "dec": 12, "dezembro": 12,
+    "december": 12,
+}  # fmt: skip
+_MONTH = re.compile(r"^([a-z]+)\.?(?:[\s/\-]*((?:19|20)?\d\d))?$")
+_MIN_TIME_COLUMNS = 2
+
+
+def _last_part(column: str) -> str:
+    return column.rsplit(HEADER_JOIN, 1)[-1].strip()
+
+
+def year_of_header(column: str) -> str | None:
+    match = _YEAR.match(_last_part(column))
+    return match.group(1) if match else None
+
+
+def month_of_header(column: str) -> tuple[int, str | None] | None:
+    """'Jan', 'janeiro', 'jan/24', 'Jan 2024' -> (1, None / '2024')."""
+    match = _MONTH.match(words(_last_part(column)).replace(" ", "/", 1) if " " in
+                         _last_part(column) else words(_last_part(column)))  # fmt: skip
+    if not match or match.group(1) not in _MONTHS:
+        return None
+    year = match.group(2)
+    if year and len(year) == 2:
+        year = "20" + year
+    return _MONTHS[match.group(1)], year
+
+
+def reshape_time_columns(table: SheetTable, numbers_parser) -> SheetTable:
+    """Melt year columns (or month columns, summed per year) into rows with a year field."""
+    years = {c: y for c in table.columns if (y := year_of_header(c))}
+    months = {c: m for c in table.columns if c not in years and (m := month_of_header(c))}
+    if len(months) >= _MIN_TIME_COLUMNS and len(months) > len(years):
+        context_year = _context_year(table)
+        by_year: dict[str, list[str]] = {}
+        for column, (_, year) in months.items():
+            by_year.setdefault(year or context_year or "", []).append(column)
+        summed = pd.DataFrame(
+            {
+                year: pd.concat([numbers_parser(table.body[c]) for c in columns], axis=1).sum(
+                    axis=1, min_count=1
+                )
+                for year, columns in by_year.items()
+            },
+            index=table.body.index,
+        )
+        totals = _summed_totals(table, by_year, numbers_parser)
+        return _melt(table, list(months), summed, totals, next(iter(months)), "months")
+    if len(years) >= _MIN_TIME_COLUMNS:
+        values = pd.DataFrame(
+            {years[c]: numbers_parser(table.body[c]) for c in years}, index=table.body.index
+        )
+        totals = pd.DataFrame(
+            {years[c]: numbers_parser(table.totals[c]) for c in years}, index=table.totals.index
+        )
+        return _melt(table, list(years), values, totals, next(iter(years)), "years")
+    return table
+
+
+def _context_year(table: SheetTable) -> str | None:
+    found = re.search(r"\b(19|20)\d{2}\b", f"{table.sheet} {table.title}")
+    return found.group(0) if found else None
+
+
+def _summed_totals(table: SheetTable, by_year: dict[str, list[str]], parse) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            year: pd.concat([parse(table.totals[c]) for c in columns], axis=1).sum(
+                axis=1, min_count=1
+            )
+            for year, columns in by_year.items()
+        },
+        index=table.totals.index,
+    )
+
+
+def _long(frame: pd.DataFrame, keep: list[str], values: pd.DataFrame, name: str):
+    parts = []
+    for year in values.columns:
+        part = frame[keep].copy()
+        part[YEAR_COLUMN] = year or None
+        part[name] = values[year]
+        part["__row"] = frame.index
+        parts.append(part[values[year].notna()])
+    if not parts:
+        return frame[keep].iloc[:0].assign(**{YEAR_COLUMN: None, name: None, "__row": 0})
+    return pd.concat(parts, ignore_index=True)
+
+
+def _melt(table, time_columns, values, totals, sample: str, layout: str) -> SheetTable:  # noqa: PLR0917
+    """One row per original row and year; the original sheet row is kept for every finding."""
+    name = _value_name(table, sample)
+    keep = [c for c in table.columns if c not in time_columns]
+    body = _long(table.body, keep, values, name)
+    rows = body.pop("__row").astype("int64")
+    melted_totals = _long(table.totals, keep, totals, name)
+    melted_totals.index = melted_totals.pop("__row").astype("int64").to_numpy()
+    columns = [*keep, YEAR_COLUMN, name]
+    return SheetTable(
+        sheet=table.sheet,
+        header_rows=table.header_rows,
+        columns=columns,
+        body=body[columns],
+        totals=melted_totals[columns],
+        title=table.title,
+        notes=table.notes,
+        error_cells=table.error_cells,
+        decimal_comma=False,  # the values are numbers already
+        sheet_rows=rows,
+        context=table.context,
+        time_layout=layout,
+    )
+
+
+def _value_name(table: SheetTable, sample: str) -> str:
+    """'Emissões CH4 (Gg)' from the sheet's name, title and the time columns' header group."""
+    context = " ".join([table.sheet, table.title, sample, *table.context])
+    folded = words(context)
+    gas = gas_in_header(words(table.sheet)) or gas_in_header(folded)
+    co2e = bool(re.search(r"co2 ?eq?\b|equivalente|equivalent", folded))
+    unit = _unit_token(context)
+    label = "Emissões"
+    if gas and not co2e:
+        label += f" {gas}"
+    if co2e:
+        label += f" ({unit or ''} CO2e)".replace("( ", "(")
+    elif unit:
+        label += f" ({unit})"
+    return label
+
+
+def _unit_token(text: str) -> str | None:
+    factor = mass_factor(text)
+    return {1e6: "Mt", 1e3: "Gg", 1.0: "t", 1e-3: "kg", 1e-6: "g"}.get(factor) if factor else None

@@ -1,0 +1,435 @@
+"""Reconcile, don't guess: a sheet's numbers are read the way its own totals agree with.
+
+Real workbooks carry their own check: a total column beside its per-gas breakdown, total and
+subtotal rows, coded subtotals, the same figures under two GWP sets. For each sheet the
+loader lists the readings its header allows (which columns are gas masses or CO2e, in which
+unit, under which GWP set the workbook computed its totals), keeps the one under which those
+checks agree, and records the evidence as a ``SheetCheck``:
+
+- ``reconciled``: every check the sheet carries agrees;
+- ``unverified``: there is nothing to check against (or a unit is stated nowhere);
+- ``conflict``: no reading makes the checks agree. The numbers used are the rows', and the
+  page says so on the headline total.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from engine.inventory.findings import rows_text
+from engine.inventory.gwp import SOURCE_GWP_SETS, Ch4Origin, gwp, is_montreal, montreal_share
+
+Status = Literal["reconciled", "unverified", "conflict"]
+RECONCILED: Status = "reconciled"
+UNVERIFIED: Status = "unverified"
+CONFLICT: Status = "conflict"
+_RELATIVE = 0.005  # workbooks round each cell; half a percent covers it
+_ABSOLUTE = 0.01
+_UNIT_CANDIDATES = (1.0, 1e-3, 1e3)
+_UNIT_NAMES = {1e6: "Mt", 1e3: "Gg (kt)", 1.0: "t", 1e-3: "kg", 1e-6: "g"}
+
+
+def _br(value: float) -> str:
+    return f"{value:,.2f}".replace(",", "\0").replace(".", ",").replace("\0", ".")
+
+
+def agrees(a, b):
+    """Elementwise (or scalar) equality within the rounding a workbook applies."""
+    return np.abs(a - b) <= np.maximum(_ABSOLUTE, _RELATIVE * np.maximum(np.abs(a), np.abs(b)))
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One kind of check on a sheet: how many comparisons, how many agreed, and where not."""
+
+    kind: str  # "row_totals", "total_rows", "subtotals", "views"
+    compared: int
+    agreeing: int
+    pt: str
+    en: str
+    bad_rows: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class SheetCheck:
+    sheet: str
+    status: Status
+    computed_tco2e: float  # what the sheet's rows add to the inventory
+    stated_tco2e: float | None  # what the workbook's own totals say, where they say it
+    checks: int
+    agreeing: int
+    message_pt: str
+    message_en: str
+    evidence: tuple[Evidence, ...] = ()
+
+    def message(self, language: str = "pt") -> str:
+        return self.message_pt if language.lower().startswith("pt") else self.message_en
+
+
+def overall_status(checks: list[SheetCheck]) -> Status:
+    if any(c.status == CONFLICT for c in checks):
+        return CONFLICT
+    if checks and all(c.status == RECONCILED for c in checks):
+        return RECONCILED
+    return UNVERIFIED
+
+
+def sheet_check(
+    sheet: str,
+    evidence: list[Evidence],
+    computed: float,
+    stated: float | None,
+    *,
+    unverified_units: list[str] = (),  # type: ignore[assignment]
+    notes: tuple[str, str] | None = None,
+) -> SheetCheck:
+    real = [e for e in evidence if e.compared]
+    compared = sum(e.compared for e in real)
+    agreeing = sum(e.agreeing for e in real)
+    pt = [e.pt for e in real]
+    en = [e.en for e in real]
+    if any(e.agreeing < e.compared for e in real):
+        status: Status = CONFLICT
+    elif real and not unverified_units:
+        status = RECONCILED
+    else:
+        status = UNVERIFIED
+        if not real:
+            pt.append("Sem totais na planilha para conferir.")
+            en.append("No totals in the workbook to check against.")
+    if unverified_units:
+        names = ", ".join(f"'{c}'" for c in unverified_units[:4])
+        pt.append(f"Unidade não informada em {names}: lida como toneladas (t), sem conferência.")
+        en.append(f"No unit stated for {names}: read as tonnes (t), unchecked.")
+    if notes:
+        pt.append(notes[0])
+        en.append(notes[1])
+    return SheetCheck(
+        sheet, status, computed, stated, compared, agreeing, " ".join(pt), " ".join(en),
+        tuple(evidence),
+    )  # fmt: skip
+
+
+# --- readings of a sheet's emission columns ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Part:
+    """An emission column of a row: its numbers, its gas (fixed or per row) and what it holds."""
+
+    column: str
+    values: pd.Series
+    gas: str | pd.Series | None
+    co2e: bool  # already t CO2e (True) or a mass of the gas (False)
+    factor: float | pd.Series | None  # to tonnes; None when stated nowhere
+    co2e_ambiguous: bool = False  # a gas named without unit beside a CO2e total: either
+
+
+@dataclass
+class Reading:
+    factors: dict[str, float | pd.Series] = field(default_factory=dict)
+    co2e: dict[str, bool] = field(default_factory=dict)
+    total_factor: float | None = None
+    source_gwp_set: str | None = None
+    includes_biogenic: bool = False
+    includes_montreal: bool = True
+    evidence: Evidence | None = None
+    unit_checked: bool = False
+
+
+def choose_reading(  # noqa: PLR0917
+    parts: list[Part],
+    total: pd.Series | None,
+    total_factor: float | None,
+    biogenic: pd.Series | None,
+    rows: pd.Series,
+    gwp_set: str,
+    ch4_origin: Ch4Origin,
+) -> Reading:
+    """The reading of the emission columns under which the row totals agree most."""
+    default = Reading(
+        factors={p.column: 1.0 if p.factor is None else p.factor for p in parts},
+        co2e={p.column: p.co2e for p in parts},
+        total_factor=total_factor or 1.0,
+        source_gwp_set=None,
+    )
+    if total is None or not parts or total.notna().sum() == 0:
+        return default
+    unknown_unit = any(p.factor is None for p in parts)
+    ambiguous = any(p.co2e_ambiguous for p in parts)
+    # Parts whose unit is stated nowhere share one unit; ambiguous parts share one kind.
+    shared_factors = list(_UNIT_CANDIDATES) if unknown_unit else [None]
+    flips = [False, True] if ambiguous else [False]
+    total_factors = [total_factor] if total_factor is not None else list(_UNIT_CANDIDATES)
+    has_mass = any(not p.co2e or p.co2e_ambiguous for p in parts)
+    sets = [gwp_set, *[s for s in SOURCE_GWP_SETS if s != gwp_set]] if has_mass else [gwp_set]
+    bio_options = [False, True] if biogenic is not None and biogenic.notna().any() else [False]
+    mont_options = [True, False] if _any_montreal(parts) else [True]
+    stated = total.astype("float64")
+    best: tuple[tuple, Reading] | None = None
+    for shared, flip, tf, source, bio, mont in itertools.product(
+        shared_factors, flips, total_factors, sets, bio_options, mont_options
+    ):
+        choice = {
+            p.column: (
+                p.factor if p.factor is not None else shared,
+                (not p.co2e) if (flip and p.co2e_ambiguous) else p.co2e,
+            )
+            for p in parts
+        }
+        ours = _row_sums(parts, choice, source, ch4_origin, include_montreal=mont)
+        if bio:
+            ours = ours.add(biogenic.fillna(0.0), fill_value=0.0)
+        theirs = stated * tf
+        both = ours.notna() & theirs.notna()
+        hits = agrees(ours[both], theirs[both])
+        error = _relative_error(ours[both][hits], theirs[both][hits])
+        # the closest reading wins; ties (rounding noise) go to what the header says, then
+        # the chosen GWP set, then the GHG rules
+        score = (int(hits.sum()), -round(error, 4), shared in (None, 1.0), not flip,
+                 tf == (total_factor or 1.0), source == gwp_set, not bio, mont)  # fmt: skip
+        if best is None or score > best[0]:
+            bad = tuple(sorted({int(r) for r in rows[both][~hits.to_numpy()]}))
+            best = (
+                score,
+                Reading(
+                    factors={c: f for c, (f, _) in choice.items()},
+                    co2e={c: k for c, (_, k) in choice.items()},
+                    total_factor=tf,
+                    source_gwp_set=source if has_mass else None,
+                    includes_biogenic=bio,
+                    includes_montreal=mont,
+                    evidence=_row_evidence(int(both.sum()), int(hits.sum()), bad),
+                    unit_checked=int(hits.sum()) > 0,
+                ),
+            )
+    assert best is not None
+    return best[1]
+
+
+def _relative_error(ours: pd.Series, theirs: pd.Series) -> float:
+    if ours.empty:
+        return 0.0
+    scale = np.maximum(np.maximum(ours.abs(), theirs.abs()), _ABSOLUTE)
+    return float(((ours - theirs).abs() / scale).mean())
+
+
+def _any_montreal(parts: list[Part]) -> bool:
+    for part in parts:
+        gases = part.gas.dropna().unique() if isinstance(part.gas, pd.Series) else [part.gas]
+        if any(isinstance(g, str) and montreal_share(g) > 0 for g in gases):
+            return True
+    return False
+
+
+def _gwp_of(gas, source: str, ch4_origin: Ch4Origin, include_montreal: bool):
+    def one(name: object) -> float:
+        if not isinstance(name, str):
+            return np.nan
+        value = gwp(name, source, ch4_origin)
+        if value is None:
+            return np.nan
+        if not include_montreal and montreal_share(name):
+            value *= 1 - montreal_share(name) if not is_montreal(name) else 0.0
+        return value
+
+    if isinstance(gas, pd.Series):
+        distinct = pd.unique(gas.dropna())
+        return gas.map(dict(zip(distinct, map(one, distinct), strict=True)))
+    return one(gas)
+
+
+def _row_sums(
+    parts: list[Part], choice: dict, source: str, ch4_origin: Ch4Origin, *, include_montreal
+) -> pd.Series:
+    total = None
+    for part in parts:
+        factor, co2e = choice[part.column]
+        value = part.values * factor
+        if not co2e:
+            value = value * _gwp_of(part.gas, source, ch4_origin, include_montreal)
+        elif not include_montreal and part.gas is not None:
+            value = value * _co2e_kyoto_share(part.gas, source, ch4_origin)
+        total = value if total is None else total.add(value, fill_value=0.0)
+    assert total is not None
+    return total
+
+
+def _co2e_kyoto_share(gas, source: str, ch4_origin: Ch4Origin):
+    def one(name: object) -> float:
+        return 0.0 if isinstance(name, str) and is_montreal(name) else 1.0
+
+    if isinstance(gas, pd.Series):
+        return gas.map(one)
+    return one(gas)
+
+
+def _row_evidence(compared: int, agreeing: int, bad: tuple[int, ...]) -> Evidence:
+    pt = (
+        f"A coluna de total confere com a soma das colunas por gás em {agreeing} de "
+        f"{compared} linhas."
+    )
+    en = f"The total column equals the sum of the per-gas columns in {agreeing} of {compared} rows."
+    if bad:
+        pt += f" Diferem: linhas {rows_text(bad)}."
+        en += f" Differ: rows {rows_text(bad)}."
+    return Evidence("row_totals", compared, agreeing, pt, en, bad)
+
+
+def describe_reading(reading: Reading, parts: list[Part], gwp_set: str) -> tuple[str, str] | None:
+    """A sentence on what the reading decided that the header did not say, if anything."""
+    said_pt, said_en = [], []
+    units: dict[str, list[str]] = {}
+    for part in parts:
+        factor = reading.factors.get(part.column)
+        if part.factor is None and reading.unit_checked and isinstance(factor, float):
+            units.setdefault(_UNIT_NAMES.get(factor, str(factor)), []).append(part.column)
+    for unit, columns in units.items():
+        names = ", ".join(f"'{c}'" for c in columns[:6])
+        said_pt.append(f"{names} em {unit}, pela conferência com o total")
+        said_en.append(f"{names} in {unit}, from the check against the total")
+    flipped = [p.column for p in parts
+               if p.co2e_ambiguous and reading.co2e.get(p.column) != p.co2e]  # fmt: skip
+    if flipped:
+        names = ", ".join(f"'{c}'" for c in flipped[:6])
+        co2e = reading.co2e[flipped[0]]
+        said_pt.append(f"{names} trazem {'t CO2e' if co2e else 'a massa de cada gás'}")
+        said_en.append(f"{names} hold {'t CO2e' if co2e else 'the mass of each gas'}")
+    if reading.source_gwp_set and reading.source_gwp_set != gwp_set and reading.unit_checked:
+        said_pt.append(
+            f"os totais da planilha usam GWP {reading.source_gwp_set}; aqui recalculados com "
+            f"{gwp_set}"
+        )
+        said_en.append(
+            f"the workbook's totals use {reading.source_gwp_set} GWPs; recomputed here with "
+            f"{gwp_set}"
+        )
+    if reading.includes_biogenic and reading.unit_checked:
+        said_pt.append("a coluna de total da planilha soma o CO2 biogênico; aqui ele fica à parte")
+        said_en.append("the workbook's total column adds biogenic CO2; here it is kept apart")
+    if not said_pt:
+        return None
+    return _sentence(said_pt), _sentence(said_en)
+
+
+def _sentence(parts: list[str]) -> str:
+    text = "; ".join(parts)
+    return text[:1].upper() + text[1:] + "."
+
+
+# --- a sheet's own total rows and coded subtotals ---------------------------------------------
+
+
+def total_row_evidence(
+    body: pd.DataFrame,
+    totals: pd.DataFrame,
+    columns: list[str],
+    parse: Callable[[pd.Series], pd.Series],
+    memo_rows: frozenset[int] = frozenset(),
+) -> tuple[Evidence | None, dict[str, float]]:
+    """Each total row against the rows it closes: since the last total, or all above it,
+    with or without the memo rows (a Kyoto total that leaves R-22 out is right).
+
+    Returns the evidence and, per column, the last total row's stated value.
+    """
+    if totals.empty or not columns:
+        return None, {}
+    compared = agreeing = 0
+    bad: list[int] = []
+    details: list[tuple[int, str, float, float]] = []
+    stated_last: dict[str, float] = {}
+    body_rows = np.asarray(body.index, dtype="int64")
+    total_rows = np.asarray(totals.index, dtype="int64")
+    for column in columns:
+        values = parse(body[column]).fillna(0.0).to_numpy()
+        stated = parse(totals[column]).to_numpy()
+        cumulative = np.concatenate([[0.0], np.cumsum(values)])
+        is_memo = np.isin(body_rows, list(memo_rows)) if memo_rows else None
+        kyoto = (
+            np.concatenate([[0.0], np.cumsum(np.where(is_memo, 0.0, values))])
+            if is_memo is not None
+            else cumulative
+        )
+        previous_total_row = 0
+        subtotal_sum = 0.0
+        for row, value in zip(total_rows, stated, strict=True):
+            if np.isnan(value):
+                continue
+            upto = int(np.searchsorted(body_rows, row))
+            since = int(np.searchsorted(body_rows, previous_total_row))
+            candidates = (
+                cumulative[upto] - cumulative[since],
+                cumulative[upto],
+                cumulative[-1],
+                subtotal_sum,
+                kyoto[upto] - kyoto[since],
+                kyoto[upto],
+            )
+            compared += 1
+            if any(agrees(value, c) for c in candidates):
+                agreeing += 1
+            else:
+                bad.append(int(row))
+                details.append((int(row), column, float(value), float(candidates[0])))
+            subtotal_sum += value
+            previous_total_row = row
+            stated_last[column] = float(value)
+    if not compared:
+        return None, {}
+    pt = (
+        f"As linhas de total da planilha conferem com a soma das linhas em {agreeing} de "
+        f"{compared} comparações."
+    )
+    en = f"The sheet's total rows equal the sum of its rows in {agreeing} of {compared} checks."
+    for row, column, value, summed in details[:3]:
+        pt += (f" A linha de total {row} diz {_br(value)} em '{column}', mas as linhas somam "
+               f"{_br(summed)}.")  # fmt: skip
+        en += (f" Total row {row} states {value:,.2f} in '{column}', but the rows add up to "
+               f"{summed:,.2f}.")  # fmt: skip
+    return Evidence("total_rows", compared, agreeing, pt, en, tuple(sorted(set(bad)))), stated_last
+
+
+def subtotal_evidence(
+    body: pd.DataFrame,
+    parents: pd.DataFrame | None,
+    children: dict[int, list[int]],
+    columns: list[str],
+    parse: Callable[[pd.Series], pd.Series],
+) -> Evidence | None:
+    """Coded subtotals (1.A = 1.A.1 + 1.A.2 ...) against their direct children."""
+    if parents is None or parents.empty or not columns:
+        return None
+    rows = pd.concat([body[columns], parents[columns]])
+    values = {c: parse(rows[c]) for c in columns}
+    compared = agreeing = 0
+    bad = []
+    for parent, kids in children.items():
+        for column in columns:
+            stated = values[column].get(parent)
+            if stated is None or pd.isna(stated):
+                continue
+            summed = values[column].reindex(kids).sum(min_count=1)
+            if pd.isna(summed):
+                continue
+            compared += 1
+            if agrees(float(stated), float(summed)):
+                agreeing += 1
+            else:
+                bad.append(parent)
+    if not compared:
+        return None
+    pt = (
+        f"Os subtotais codificados conferem com a soma dos seus itens em {agreeing} de "
+        f"{compared} comparações."
+    )
+    en = f"Coded subtotals equal the sum of their items in {agreeing} of {compared} checks."
+    if bad:
+        pt += f" Não conferem: linhas {rows_text(sorted(set(bad)))}."
+        en += f" Not matching: rows {rows_text(sorted(set(bad)))}."
+    return Evidence("subtotals", compared, agreeing, pt, en, tuple(sorted(set(bad))))

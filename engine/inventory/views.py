@@ -1,0 +1,146 @@
+"""Sheets that are views of the same data are never added together.
+
+National inventories publish one sheet per gas (masses) and CO2e sheets for several GWP sets
+("CO2e (GWP-AR5)", "CO2e (GWP-SAR)"), all over the same rows and years. The totals come from
+the per-gas sheets with the chosen GWP set, checked against the CO2e view of that set; with
+no per-gas sheets, from the CO2e view of the chosen set; with neither, a clear error.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pandas as pd
+
+from engine.inventory import fields as F
+from engine.inventory.errors import GwpViewMissingError
+from engine.inventory.findings import Finding
+from engine.inventory.gwp import canonical_gas
+from engine.inventory.reconcile import CONFLICT, RECONCILED, Evidence, SheetCheck, agrees
+
+_SET_IN_NAME = re.compile(r"\b(ar ?[456]|sar|tar|gtp)\b")
+_MIN_OVERLAP = 0.6
+
+
+@dataclass
+class SheetData:
+    name: str
+    title: str
+    table: pd.DataFrame
+    check: SheetCheck | None
+
+
+@dataclass
+class Resolved:
+    kept: list[SheetData]
+    checks: list[SheetCheck]
+    findings: list[Finding]
+    skipped: dict[str, str]  # sheet -> why (pt)
+
+
+def gwp_set_named(text: str) -> str | None:
+    """'CO2e (GWP-AR5)' -> 'AR5'; 'GWP SAR' -> 'SAR'."""
+    found = _SET_IN_NAME.search(F.words(text))
+    return found.group(1).replace(" ", "").upper() if found else None
+
+
+def resolve_views(sheets: list[SheetData], gwp_set: str) -> Resolved:
+    co2e_only = [s for s in sheets if _is_co2e_view(s.table)]
+    families = _families(sheets, co2e_only)
+    kept_names = {s.name for s in sheets}
+    checks: list[SheetCheck] = []
+    findings: list[Finding] = []
+    skipped: dict[str, str] = {}
+    for views, members in families:
+        per_gas = [s for s in members if s not in views]
+        matching = [v for v in views if gwp_set_named(f"{v.name} {v.title}") == gwp_set]
+        others = [v for v in views if v not in matching]
+        if per_gas:
+            for view in views:
+                kept_names.discard(view.name)
+            for view in matching:
+                checks.append(_compare(view, per_gas, gwp_set))
+        elif matching:
+            for view in others:
+                kept_names.discard(view.name)
+            matching = matching[1:]  # the first matching view is the data
+            for view in matching:
+                kept_names.discard(view.name)
+        else:
+            raise GwpViewMissingError(gwp_set, [v.name for v in views])
+        for view in views:
+            if view.name in kept_names:
+                continue
+            label = gwp_set_named(f"{view.name} {view.title}") or "?"
+            checked = label == gwp_set and per_gas
+            skipped[view.name] = f"outra visão dos mesmos dados (GWP {label})"
+            use_pt = " Usada para conferir as abas por gás." if checked else ""
+            use_en = " Used to check the per-gas sheets." if checked else ""
+            findings.append(Finding(
+                "sheet_is_a_view",
+                f"Aba '{view.name}' não somada: é outra visão dos mesmos dados (GWP {label})."
+                + use_pt,
+                f"Sheet '{view.name}' not added: another view of the same data (GWP {label})."
+                + use_en,
+                view.name,
+            ))  # fmt: skip
+    kept = [s for s in sheets if s.name in kept_names]
+    return Resolved(kept, checks, findings, skipped)
+
+
+def _is_co2e_view(table: pd.DataFrame) -> bool:
+    """Every row reported in CO2e with no gas of its own."""
+    if table.empty or not (table["basis"] == "reported").all():
+        return False
+    gases = table[F.GAS].dropna().unique()
+    return not any(canonical_gas(g) for g in gases)
+
+
+def _keys(table: pd.DataFrame) -> set[tuple]:
+    columns = [c for c in (F.SOURCE, F.CATEGORY, F.FACILITY, F.YEAR) if c in table]
+    return set(table[columns].astype(str).itertuples(index=False, name=None))
+
+
+def _families(sheets: list[SheetData], views: list[SheetData]):
+    """Groups of sheets over the same rows, each with at least one CO2e view in it."""
+    result = []
+    claimed: set[str] = set()
+    for view in views:
+        if view.name in claimed:
+            continue
+        keys = _keys(view.table)
+        members = [view]
+        for other in sheets:
+            if other is view or other.name in claimed:
+                continue
+            other_keys = _keys(other.table)
+            overlap = len(keys & other_keys) / max(1, min(len(keys), len(other_keys)))
+            if len(keys) >= 2 and overlap >= _MIN_OVERLAP:
+                members.append(other)
+        if len(members) > 1:
+            claimed.update(m.name for m in members)
+            result.append(([m for m in members if m in views], members))
+    return result
+
+
+def _compare(view: SheetData, per_gas: list[SheetData], gwp_set: str) -> SheetCheck:
+    keys = [c for c in (F.SOURCE, F.CATEGORY, F.FACILITY, F.YEAR) if c in view.table]
+    ours = (
+        pd.concat([s.table for s in per_gas]).groupby(keys, dropna=False)[F.EMISSIONS_TCO2E].sum()
+    )
+    theirs = view.table.groupby(keys, dropna=False)[F.EMISSIONS_TCO2E].sum()
+    common = ours.index.intersection(theirs.index)
+    hits = agrees(ours.loc[common].to_numpy(), theirs.loc[common].to_numpy())
+    compared, agreeing = len(common), int(hits.sum())
+    names = ", ".join(s.name for s in per_gas)
+    pt = (f"A aba '{view.name}' confere com as abas por gás ({names}) × GWP {gwp_set} em "
+          f"{agreeing} de {compared} valores; os totais vêm das abas por gás.")  # fmt: skip
+    en = (f"Sheet '{view.name}' equals the per-gas sheets ({names}) × {gwp_set} GWPs in "
+          f"{agreeing} of {compared} values; the totals come from the per-gas sheets.")  # fmt: skip
+    evidence = Evidence("views", compared, agreeing, pt, en)
+    status = RECONCILED if compared and agreeing == compared else CONFLICT
+    return SheetCheck(
+        view.name, status, float(ours.loc[common].sum()), float(theirs.loc[common].sum()),
+        compared, agreeing, pt, en, (evidence,),
+    )  # fmt: skip
