@@ -176,3 +176,39 @@ def test_views_of_the_same_data_under_other_gwp_sets_are_an_error_naming_them():
     inv = load_inventory(data, filename="v.xlsx", gwp_set="AR4")
     assert inv.total_tco2e == pytest.approx(16.0)
     assert inv.sheets == ["CO2e (GWP-AR4)"]
+
+
+def test_uncoded_subtotals_found_by_arithmetic_are_never_added_again():
+    leaves = {
+        "    Indústria": [30.0, 31.5],
+        "    Transporte": [10.0, 12.25],
+        "  Fugitivas": [20.0, 19.0],
+    }
+    other = [5.0, 6.5]
+    fuel = [a + b for a, b in zip(leaves["    Indústria"], leaves["    Transporte"], strict=True)]
+    energy = [f + c for f, c in zip(fuel, leaves["  Fugitivas"], strict=True)]
+    rows = [["Setor", 2023, 2024], ["Energia", *energy], ["  Queima de combustíveis", *fuel]]
+    rows += [[label, *v] for label, v in leaves.items()]
+    rows.append(["Processos industriais", *other])
+    inv = load_inventory(xlsx({"Emissões (t CO2e)": rows}), filename="tree.xlsx")
+    assert inv.year == "2024"
+    assert inv.total_tco2e == pytest.approx(energy[1] + other[1])
+    assert set(inv.current["source"].str.strip()) == {
+        "Indústria", "Transporte", "Fugitivas", "Processos industriais"
+    }  # fmt: skip
+
+
+def test_a_summary_sheet_checks_the_detail_sheets_and_is_not_added():
+    detail = {"Escopo 1": {"Caldeira": 100.25, "Frota": 49.5}, "Escopo 2": {"Rede SIN": 30.0}}
+    sheets = {"Resumo": [["Escopo", "Emissões (t CO2e)"]]}
+    for name, sources in detail.items():
+        sheets["Resumo"].append([name, sum(sources.values())])
+        sheets[name] = [["Fonte", "Emissões (t CO2e)"], *[[s, v] for s, v in sources.items()]]
+    inv = load_inventory(xlsx(sheets), filename="r.xlsx")
+    assert inv.total_tco2e == pytest.approx(sum(sum(s.values()) for s in detail.values()))
+    assert inv.sheets == ["Escopo 1", "Escopo 2"]
+    assert inv.status == "reconciled"
+    sheets["Resumo"][1][1] += 10.0  # a summary that disagrees is a conflict, still not added
+    inv = load_inventory(xlsx(sheets), filename="r.xlsx")
+    assert inv.total_tco2e == pytest.approx(sum(sum(s.values()) for s in detail.values()))
+    assert inv.status == "conflict"

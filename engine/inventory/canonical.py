@@ -72,6 +72,10 @@ def map_columns(table: SheetTable, overrides: dict[str, str | None]) -> dict[str
         priority[column] = 10_000 if column in overrides else (match.priority if match else 0)
         if mapping[column] == F.EMISSIONS_TCO2E and re.search(r"\btotal", F.words(column)):
             priority[column] += 50  # of several CO2e columns, the one that says total is it
+    for column, mapped in mapping.items():  # a caption over labels is not an emission column
+        emission = F.base_field(mapped) in F.EMISSION_FIELDS and column not in overrides
+        if emission and _holds_labels(table, column):
+            mapping[column] = None if F.SOURCE in mapping.values() else F.SOURCE
     if F.UNIT not in mapping.values():  # a facility column that holds units is the unit column
         for column, mapped in mapping.items():
             if mapped == F.FACILITY and column not in overrides and _holds_units(table, column):
@@ -101,6 +105,14 @@ def map_columns(table: SheetTable, overrides: dict[str, str | None]) -> dict[str
 
 
 _UNIT_WORDS = frozenset({"l", "litros", "m3", "m³", "kwh", "mwh", "gj", "km", "un", "unid"})
+
+
+def _holds_labels(table: SheetTable, column: str) -> bool:
+    values = table.body[column].dropna().head(200)
+    if values.empty:
+        return False
+    words = values.map(lambda v: isinstance(v, str) and any(ch.isalpha() for ch in v))
+    return bool(words.mean() > 0.8)
 
 
 def _holds_masses(table: SheetTable, column: str) -> bool:
@@ -258,8 +270,10 @@ def _sheet_check(  # noqa: PLR0917 - the sheet's whole reading, in the order it 
     def parse(values: pd.Series) -> pd.Series:
         return to_numbers(values.astype(object), decimal_comma=comma)
 
-    memo = canonical.groupby("row")[F.REPORTING].agg(lambda r: (r != F.IN_INVENTORY).all())
-    memo_rows = frozenset(int(r) for r in memo.index[memo.to_numpy(dtype=bool)])
+    memo_rows: frozenset[int] = frozenset()
+    if len(original.totals):
+        memo = (canonical[F.REPORTING] != F.IN_INVENTORY).groupby(canonical["row"]).all()
+        memo_rows = frozenset(int(r) for r in memo.index[memo.to_numpy(dtype=bool)])
     rows_check, stated_last = total_row_evidence(
         original.body, original.totals, checked, parse, memo_rows
     )
@@ -324,12 +338,13 @@ def _extra_columns(table, mapping, roles, canonical, comma) -> pd.DataFrame:
     extra = pd.DataFrame(index=table.body.index)
     for column in columns:
         values = table.body[column]
-        parsed = to_numbers(values, decimal_comma=comma)
-        present = values.notna() & (values.astype(str).str.strip() != "")
-        if present.any() and parsed[present].notna().mean() >= 0.9:
-            extra[column] = parsed
-        else:
-            extra[column] = map_unique(values, _text)
+        sample = values.dropna().head(200)
+        if len(sample) and to_numbers(sample, decimal_comma=comma).notna().mean() >= 0.9:
+            parsed = to_numbers(values, decimal_comma=comma)
+            if parsed[values.notna()].notna().mean() >= 0.9:
+                extra[column] = parsed
+                continue
+        extra[column] = map_unique(values, _text)
     return extra.rename(columns=lambda c: f"{c} (original)" if c in canonical.columns else c)
 
 

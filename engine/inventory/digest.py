@@ -18,6 +18,11 @@ if TYPE_CHECKING:
 
 DEFAULT_DIGEST_CHARS = 12_000
 _TRUNCATED = "\n…(resumo cortado no limite de tamanho)"
+_STATUS_PT = {
+    "reconciled": "conferido",
+    "unverified": "sem totais para conferir",
+    "conflict": "NÃO confere",
+}
 _ROW_STEPS = (15, 10, 6, 4, 2, 1, 0)
 LABELS = {
     F.SCOPE: "escopo", F.GAS: "gás", F.CATEGORY: "categoria", F.FACILITY: "unidade",
@@ -53,11 +58,25 @@ def _header(inv: Inventory, rows: int) -> str:
         f"Arquivo: {_cut(inv.source_name, 80)}",
         f"Abas com emissões: {_cut(', '.join(inv.sheets), 300)}",
         f"Linhas canônicas (fonte × gás): {len(inv.table)}",
-        f"Conjunto de GWP: {inv.gwp_set} (IPCC, 100 anos)",
+        f"Conjunto de GWP: {inv.gwp_label('pt')} (IPCC, 100 anos)",
         f"Total: {br(inv.total_tco2e)} t CO2e",
     ]
+    if len(inv.years) > 1:
+        lines.append(f"Ano do total: {inv.year} (a planilha traz {', '.join(inv.years)})")
+    lines.append(f"Conferência com os totais da planilha: {_STATUS_PT[inv.status]}")
+    lines += [f"- {_cut(c.sheet, 40)}: {_cut(c.message_pt, 200)}" for c in inv.conflicts[:4]]
+    market = inv.scope2_market_tco2e
+    if market is not None:
+        lines.append(
+            f"Escopo 2: {br(inv.scope2_location_tco2e)} t CO2e por localização (no total); "
+            f"{br(market)} t CO2e por escolha de compra (ao lado, nunca somado)"
+        )
     if inv.biogenic_co2_t:
         lines.append(f"CO2 biogênico (fora do total): {br(inv.biogenic_co2_t)} t")
+    if inv.montreal_tco2e:
+        lines.append(
+            f"Gases do Protocolo de Montreal (fora do total): {br(inv.montreal_tco2e)} t CO2e"
+        )
     if reported:
         lines.append(
             f"{reported} linhas trazem t CO2e já calculado pela planilha (GWP da origem); "

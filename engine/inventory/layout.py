@@ -48,11 +48,15 @@ def month_of_header(column: str) -> tuple[int, str | None] | None:
     return _MONTHS[match.group(1)], year
 
 
-def reshape_time_columns(table: SheetTable, numbers_parser) -> SheetTable:
-    """Melt year columns (or month columns, summed per year) into rows with a year field."""
+def reshape_time_columns(table: SheetTable, parser_for) -> SheetTable:
+    """Melt year columns (or month columns, summed per year) into rows with a year field.
+
+    ``parser_for(columns)`` gives the number parser for those columns (their convention).
+    """
     years = {c: y for c in table.columns if (y := year_of_header(c))}
     months = {c: m for c in table.columns if c not in years and (m := month_of_header(c))}
     if len(months) >= _MIN_TIME_COLUMNS and len(months) > len(years):
+        numbers_parser = parser_for(list(months))
         context_year = _context_year(table)
         by_year: dict[str, list[str]] = {}
         for column, (_, year) in months.items():
@@ -69,6 +73,7 @@ def reshape_time_columns(table: SheetTable, numbers_parser) -> SheetTable:
         totals = _summed_totals(table, by_year, numbers_parser)
         return _melt(table, list(months), summed, totals, next(iter(months)), "months")
     if len(years) >= _MIN_TIME_COLUMNS:
+        numbers_parser = parser_for(list(years))
         values = pd.DataFrame(
             {years[c]: numbers_parser(table.body[c]) for c in years}, index=table.body.index
         )
@@ -111,8 +116,10 @@ def _long(frame: pd.DataFrame, keep: list[str], values: pd.DataFrame, name: str)
 
 def _melt(table, time_columns, values, totals, sample: str, layout: str) -> SheetTable:  # noqa: PLR0917
     """One row per original row and year; the original sheet row is kept for every finding."""
-    name = _value_name(table, sample)
     keep = [c for c in table.columns if c not in time_columns]
+    name = _value_name(table, sample)
+    while name in keep:
+        name += " (valores)"
     body = _long(table.body, keep, values, name)
     rows = body.pop("__row").astype("int64")
     melted_totals = _long(table.totals, keep, totals, name)

@@ -122,8 +122,7 @@ def _build(
         columns_seen.extend(c for c in found.columns if c not in columns_seen)
         sheet_overrides = _overrides_for(overrides, raw.name)
         original_mapping = map_columns(found, sheet_overrides)
-        comma = table_convention(found.body, list(found.columns), found.decimal_comma)
-        reshaped = reshape_time_columns(found, lambda v, c=comma: to_numbers(v, decimal_comma=c))
+        reshaped = reshape_time_columns(found, _parser_for(found))
         mapping = original_mapping if reshaped is found else map_columns(reshaped, sheet_overrides)
         result = canonicalize(
             reshaped, mapping, gwp_set, ch4_origin,
@@ -163,6 +162,16 @@ def _build(
         ch4_origin=ch4_origin,
         reconciliation=checks,
     )
+
+
+def _parser_for(found):
+    """Numbers of the time columns, read with the convention those columns share."""
+
+    def parser(columns: list[str]):
+        comma = table_convention(found.body, columns, found.decimal_comma)
+        return lambda values: to_numbers(values, decimal_comma=comma)
+
+    return parser
 
 
 def _overrides_for(overrides: Overrides, sheet: str) -> dict[str, str | None]:

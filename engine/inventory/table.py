@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from engine.inventory.fields import HEADER_JOIN, base_field, match_header, words
-from engine.inventory.hierarchy import find_hierarchy
+from engine.inventory.hierarchy import find_arithmetic, find_hierarchy
 from engine.inventory.reader import RawSheet
-from engine.inventory.units import mass_factor
+from engine.inventory.units import mass_factor, to_numbers
 
 _HEADER_SEARCH_ROWS = 60
 _MAX_HEADER_ROWS = 4
@@ -79,7 +79,10 @@ def find_table(raw: RawSheet) -> SheetTable | None:
     body = body.replace("", None)
     typed_errors = _error_texts(body)  # '#N/A' written as text: CSV, ODS
     body, totals, notes = _split_rows(body, names)
-    hierarchy = find_hierarchy(body, [c for c in names[:3] if body[c].map(_is_label).any()])
+    labels = [c for c in names[:3] if body[c].head(50).map(_is_label).any()]
+    hierarchy = find_hierarchy(body, labels)
+    if not hierarchy.parents and len(body) <= 600:
+        hierarchy = _arithmetic_tree(body, raw.decimal_comma)
     parent_frame = None
     if hierarchy.parents:
         parent_frame = body.loc[hierarchy.parents]
@@ -105,8 +108,26 @@ def find_table(raw: RawSheet) -> SheetTable | None:
         decimal_comma=raw.decimal_comma,
         context=[line for line in above_lines if line] + notes,
         parent_frame=parent_frame,
-        children={int(p): [int(c) for c in kids] for p, kids in hierarchy.children.items()},
+        # only coded trees are a check: arithmetic ones agree by construction
+        children={int(p): [int(c) for c in kids] for p, kids in hierarchy.children.items()}
+        if hierarchy.by_code
+        else {},
     )
+
+
+def _arithmetic_tree(body: pd.DataFrame, decimal_comma: bool | None):
+    """Subtotals found by arithmetic in a summary table: one label column, the rest numbers."""
+    numeric, text = [], []
+    for column in body.columns:
+        values = body[column].dropna()
+        if values.empty:
+            continue
+        parsed = to_numbers(values, decimal_comma=decimal_comma is not False)
+        (numeric if parsed.notna().mean() >= 0.8 else text).append(column)
+    if len(text) != 1 or not numeric:
+        return find_arithmetic(body, "", [])
+    series = [to_numbers(body[c], decimal_comma=decimal_comma is not False) for c in numeric]
+    return find_arithmetic(body, text[0], series)
 
 
 def _is_label(value: object) -> bool:

@@ -9,7 +9,7 @@ no per-gas sheets, from the CO2e view of the chosen set; with neither, a clear e
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
@@ -17,9 +17,17 @@ from engine.inventory import fields as F
 from engine.inventory.errors import GwpViewMissingError
 from engine.inventory.findings import Finding
 from engine.inventory.gwp import canonical_gas
-from engine.inventory.reconcile import CONFLICT, RECONCILED, Evidence, SheetCheck, agrees
+from engine.inventory.reconcile import (
+    CONFLICT,
+    RECONCILED,
+    UNVERIFIED,
+    Evidence,
+    SheetCheck,
+    agrees,
+)
 
 _SET_IN_NAME = re.compile(r"\b(ar ?[456]|sar|tar|gtp)\b")
+_SUMMARY_NAME = re.compile(r"\b(resumo|sumario|summary|consolidado|consolidated|totais|overview)\b")
 _MIN_OVERLAP = 0.6
 
 
@@ -60,7 +68,10 @@ def resolve_views(sheets: list[SheetData], gwp_set: str) -> Resolved:
             for view in views:
                 kept_names.discard(view.name)
             for view in matching:
-                checks.append(_compare(view, per_gas, gwp_set))
+                check = _compare(view, per_gas, gwp_set)
+                checks.append(check)
+                if check.status == RECONCILED:
+                    _confirmed_by(per_gas, view.name)
         elif matching:
             for view in others:
                 kept_names.discard(view.name)
@@ -86,7 +97,60 @@ def resolve_views(sheets: list[SheetData], gwp_set: str) -> Resolved:
                 view.name,
             ))  # fmt: skip
     kept = [s for s in sheets if s.name in kept_names]
+    kept = _without_summaries(kept, checks, findings, skipped)
     return Resolved(kept, checks, findings, skipped)
+
+
+def _confirmed_by(sheets: list[SheetData], by: str) -> None:
+    """Sheets with nothing of their own to check against, checked by another sheet."""
+    for sheet in sheets:
+        if sheet.check is not None and sheet.check.status == UNVERIFIED:
+            sheet.check = replace(
+                sheet.check,
+                status=RECONCILED,
+                message_pt=f"Conferida pela aba '{by}'.",
+                message_en=f"Checked by sheet '{by}'.",
+            )
+
+
+def _scope_totals(tables: list[pd.DataFrame]) -> pd.Series:
+    rows = pd.concat(tables)
+    return rows.groupby(rows[F.SCOPE].fillna("?"))[F.EMISSIONS_TCO2E].sum()
+
+
+def _without_summaries(sheets, checks, findings, skipped) -> list[SheetData]:
+    """A summary sheet (totals by scope that the detail sheets already hold) is a check on
+    them, never more emissions: 'Resumo' beside 'Escopo 1', 'Escopo 2'..."""
+    kept = list(sheets)
+    for sheet in sorted(sheets, key=lambda s: not _SUMMARY_NAME.search(F.words(s.name))):
+        others = [s for s in kept if s is not sheet]
+        if not others or sheet.table.empty:
+            continue
+        ours = _scope_totals([sheet.table])
+        theirs = _scope_totals([s.table for s in others])
+        named = bool(_SUMMARY_NAME.search(F.words(f"{sheet.name} {sheet.title}")))
+        if "?" in ours.index or not set(ours.index) <= set(theirs.index):
+            continue
+        hits = agrees(ours.to_numpy(), theirs.loc[ours.index].to_numpy())
+        if not (hits.all() or named):
+            continue
+        kept.remove(sheet)
+        agreeing, compared = int(hits.sum()), len(hits)
+        names = ", ".join(s.name for s in others)
+        pt = (f"A aba '{sheet.name}' resume as demais ({names}): confere por escopo em "
+              f"{agreeing} de {compared}; não somada.")  # fmt: skip
+        en = (f"Sheet '{sheet.name}' summarises the others ({names}): matches by scope in "
+              f"{agreeing} of {compared}; not added.")  # fmt: skip
+        status = RECONCILED if hits.all() else CONFLICT
+        if hits.all():
+            _confirmed_by(others, sheet.name)
+        checks.append(SheetCheck(
+            sheet.name, status, float(theirs.loc[ours.index].sum()), float(ours.sum()),
+            compared, agreeing, pt, en, (Evidence("views", compared, agreeing, pt, en),),
+        ))  # fmt: skip
+        skipped[sheet.name] = "resumo das demais abas"
+        findings.append(Finding("sheet_is_a_summary", pt, en, sheet.name))
+    return kept
 
 
 def _is_co2e_view(table: pd.DataFrame) -> bool:
