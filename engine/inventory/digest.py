@@ -95,7 +95,7 @@ def _totals(field: str, limit: int | None = None) -> Callable[[Inventory, int], 
         shown = totals.head(cap)
         lines = [f"## Por {LABELS[field]}", f"| {LABELS[field]} | t CO2e | % |", "|---|---:|---:|"]
         lines += [
-            f"| {_cut(str(value), 60)} | {br(t)} | {pct(share)} |"
+            f"| {_cut(_label(field, value), 60)} | {br(t)} | {pct(share)} |"
             for value, t, share in shown.itertuples(index=False)
         ]
         if len(totals) > cap:
@@ -105,6 +105,13 @@ def _totals(field: str, limit: int | None = None) -> Callable[[Inventory, int], 
         return "\n".join(lines)
 
     return section
+
+
+def _label(field: str, value: object) -> str:
+    """Scopes read 'Escopo 1', never a bare '1'."""
+    if field == F.SCOPE and str(value) in ("1", "2", "3"):
+        return f"Escopo {value}"
+    return str(value)
 
 
 def _pareto(inv: Inventory, rows: int) -> str:

@@ -108,7 +108,12 @@ def _facts(request: Request) -> Facts | None:
 
 
 def _shares_text(items, lang: Language, limit: int = 5) -> str:
-    return "; ".join(f"{s.label} {br(s.tco2e)} t CO2e ({pct(s.share)})" for s in items[:limit])
+    def label(text: str) -> str:
+        return text.replace("Escopo ", "Scope ") if lang == "en" else text
+
+    return "; ".join(
+        f"{label(s.label)}: {br(s.tco2e)} t CO2e ({pct(s.share)})" for s in items[:limit]
+    )
 
 
 def inventory_analyst(request: Request) -> str:
