@@ -216,6 +216,110 @@ TEXTS: dict[str, dict[str, str]] = {
     "chart_gas": {"pt": "Emissões por gás", "en": "Emissions by gas"},
     "chart_category": {"pt": "Emissões por categoria", "en": "Emissions by category"},
     "chart_pareto": {"pt": "Pareto das fontes", "en": "Pareto of sources"},
+    "chart_evolution": {"pt": "Evolução por ano", "en": "Evolution by year"},
+    "chart_year": {"pt": "Ano", "en": "Year"},
+    "chart_change": {"pt": "Variação", "en": "Change"},
+    "chart_cumulative": {"pt": "Acumulado", "en": "Cumulative"},
+    "field_scope": {"pt": "Escopo", "en": "Scope"},
+    "field_gas": {"pt": "Gás", "en": "Gas"},
+    "field_category": {"pt": "Categoria", "en": "Category"},
+    "field_source": {"pt": "Fonte", "en": "Source"},
+    "field_facility": {"pt": "Unidade", "en": "Facility"},
+    "field_fuel": {"pt": "Combustível", "en": "Fuel"},
+    "scope_label": {"pt": "Escopo {scope}", "en": "Scope {scope}"},
+    # inventory: the headline, its status and the memo items
+    "inv_ch4": {"pt": "Metano (AR6)", "en": "Methane (AR6)"},
+    "inv_ch4_help": {
+        "pt": "O AR6 dá ao metano três valores: geral, fóssil e não fóssil. Só vale para o "
+        "AR6 (o AR4 usa 25 e o AR5 usa 28 para qualquer origem).",
+        "en": "AR6 gives methane three values: general, fossil and non-fossil. It only "
+        "applies to AR6 (AR4 uses 25 and AR5 28 whatever the origin).",
+    },
+    "ch4_general": {"pt": "valor geral {value}", "en": "general value {value}"},
+    "ch4_fossil": {"pt": "fóssil {value}", "en": "fossil {value}"},
+    "ch4_non_fossil": {"pt": "não fóssil {value}", "en": "non-fossil {value}"},
+    "inv_total_help": {
+        "pt": "Emissões do ano de referência, com o Escopo 2 por localização, sem CO2 "
+        "biogênico, gases do Protocolo de Montreal e Escopo 2 por escolha de compra. "
+        "GWP: {gwp}.",
+        "en": "Emissions of the headline year, with location-based Scope 2, without "
+        "biogenic CO2, Montreal Protocol gases or market-based Scope 2. GWP: {gwp}.",
+    },
+    "status_reconciled": {
+        "pt": "Conferido com os totais da planilha.",
+        "en": "Reconciled with the workbook's totals.",
+    },
+    "status_unverified": {
+        "pt": "Sem totais na planilha para conferir.",
+        "en": "No totals in the workbook to check against.",
+    },
+    "status_conflict": {
+        "pt": "Não confere: planilha diz {stated} t CO2e, calculado {computed} t CO2e.",
+        "en": "Does not reconcile: stated {stated} t CO2e, computed {computed} t CO2e.",
+    },
+    "status_conflict_sheet": {
+        "pt": "{sheet}: planilha diz {stated}, calculado {computed}",
+        "en": "{sheet}: stated {stated}, computed {computed}",
+    },
+    "status_conflict_fix": {
+        "pt": "O total usa as linhas. Se uma coluna foi lida errado, corrija-a no "
+        "mapeamento das colunas (aberto acima).",
+        "en": "The total uses the rows. If a column was read wrongly, fix it in the "
+        "column mapping (open above).",
+    },
+    "inv_year_one": {"pt": "Ano {year}", "en": "Year {year}"},
+    "inv_year_many": {
+        "pt": "Ano {year}; todos os anos no gráfico de evolução",
+        "en": "Year {year}; every year in the evolution chart",
+    },
+    "inv_gwp_stated": {"pt": "GWP: {gwp}", "en": "GWP: {gwp}"},
+    "inv_scope2_location": {"pt": "Escopo 2 (localização)", "en": "Scope 2 (location-based)"},
+    "inv_scope2_market": {
+        "pt": "Escopo 2 (escolha de compra)",
+        "en": "Scope 2 (market-based)",
+    },
+    "inv_scope2_help": {
+        "pt": "Os dois métodos do Escopo 2 ficam lado a lado e nunca são somados; o total "
+        "usa o de localização.",
+        "en": "The two Scope 2 methods are shown side by side and never added; the total "
+        "uses the location-based one.",
+    },
+    "inv_scope2_pair": {
+        "pt": "Escopo 2: localização {location} t CO2e · escolha de compra {market} "
+        "(nunca somados; o total usa localização)",
+        "en": "Scope 2: location-based {location} t CO2e · market-based {market} "
+        "(never added; the total uses location-based)",
+    },
+    "inv_montreal": {
+        "pt": "Gases do Protocolo de Montreal (fora do total)",
+        "en": "Montreal Protocol gases (outside the total)",
+    },
+    "inv_memo_help": {
+        "pt": "Item informativo: relatado à parte, fora do total e dos escopos.",
+        "en": "Memo item: reported apart, outside the total and the scopes.",
+    },
+    "inv_mapping_conflict": {
+        "pt": "Mapeamento das colunas: não confere em {sheets}",
+        "en": "Column mapping: does not reconcile in {sheets}",
+    },
+    "inv_mapping_conflict_sheet": {
+        "pt": "A aba {sheet} não confere com os próprios totais: {message} As colunas "
+        "dela estão no topo da tabela.",
+        "en": "Sheet {sheet} does not reconcile with its own totals: {message} Its "
+        "columns are at the top of the table.",
+    },
+    "inv_reconciliation": {"pt": "Conferência por aba", "en": "Reconciliation per sheet"},
+    "inv_no_reconciliation": {
+        "pt": "Nenhuma aba com emissões para conferir.",
+        "en": "No sheet with emissions to check.",
+    },
+    "rec_reconciled": {"pt": "✅ conferido", "en": "✅ reconciled"},
+    "rec_unverified": {"pt": "⚪ sem totais para conferir", "en": "⚪ nothing to check against"},
+    "rec_conflict": {"pt": "❌ não confere", "en": "❌ does not reconcile"},
+    "col_status": {"pt": "Situação", "en": "Status"},
+    "col_stated": {"pt": "Planilha (t CO2e)", "en": "Stated (t CO2e)"},
+    "col_computed": {"pt": "Calculado (t CO2e)", "en": "Computed (t CO2e)"},
+    "col_detail": {"pt": "Detalhe", "en": "Detail"},
     "inv_findings": {"pt": "Qualidade dos dados ({n})", "en": "Data quality ({n})"},
     "inv_no_findings": {"pt": "Nenhum problema encontrado.", "en": "No problems found."},
     "inv_rows_ref": {"pt": "linhas", "en": "rows"},

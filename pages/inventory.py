@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from assets.sample_inventory import SAMPLE_NAME, SAMPLE_PATH
-from components import charts
+from components import charts, reconciliation
 from components.budget import explain_budget_error, run_budget
 from components.context import current, require_database
 from components.exports import plan_markdown
@@ -33,6 +33,7 @@ from engine.inventory import (
     list_sheets,
     load_inventory,
 )
+from engine.inventory.gwp import CH4_ORIGINS, DEFAULT_CH4_ORIGIN, gwp
 from store import StoreError
 from store.outbox import Write
 
@@ -53,7 +54,14 @@ def _sheets(digest: str, name: str, _data: bytes) -> list[str]:
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _load(
-    digest: str, name: str, _data: bytes, sheets: tuple[str, ...], gwp_set: str, overrides_json: str
+    digest: str,
+    name: str,
+    _data: bytes,
+    *,
+    sheets: tuple[str, ...],
+    gwp_set: str,
+    ch4_origin: str,
+    overrides_json: str,
 ) -> Inventory:
     overrides = json.loads(overrides_json)
     return load_inventory(
@@ -61,8 +69,13 @@ def _load(
         filename=name,
         sheets=list(sheets) or None,
         gwp_set=gwp_set,
+        ch4_origin=ch4_origin,
         column_overrides=overrides or None,
     )
+
+
+def _ch4_option(origin: str) -> str:
+    return t(f"ch4_{origin}", value=number(gwp("CH4", "AR6", origin), 1))
 
 
 upload_col, sample_col = st.columns([3, 1], vertical_alignment="bottom")
@@ -86,22 +99,50 @@ lang = language()
 try:
     all_sheets = _sheets(digest, name, data)
     picked = st.multiselect(t("inv_sheets"), all_sheets, default=all_sheets, key=f"sheets-{digest}")
-    gwp_set = st.selectbox(t("inv_gwp"), GWP_SETS, index=GWP_SETS.index(DEFAULT_GWP_SET))
+    gwp_col, ch4_col = st.columns(2)
+    gwp_set = gwp_col.selectbox(t("inv_gwp"), GWP_SETS, index=GWP_SETS.index(DEFAULT_GWP_SET))
+    ch4_origin = ch4_col.selectbox(
+        t("inv_ch4"),
+        CH4_ORIGINS,
+        index=CH4_ORIGINS.index(DEFAULT_CH4_ORIGIN),
+        format_func=_ch4_option,
+        help=t("inv_ch4_help"),
+        disabled=gwp_set != "AR6",
+        key="ch4-origin",
+    )
     overrides = st.session_state.setdefault(f"overrides-{digest}", {})
     with st.spinner(t("inv_reading")):
-        inventory = _load(digest, name, data, tuple(picked), gwp_set, json.dumps(overrides))
+        inventory = _load(
+            digest,
+            name,
+            data,
+            sheets=tuple(picked),
+            gwp_set=gwp_set,
+            ch4_origin=ch4_origin,
+            overrides_json=json.dumps(overrides),
+        )
 except InventoryError as error:
     st.error(error.message(lang), icon=":material/error:")
     st.stop()
 
-# --- mapping, editable --------------------------------------------------------------------
-with st.expander(t("inv_mapping"), icon=":material/tune:"):
+# --- mapping, editable: a conflict opens it, its sheet first ------------------------------
+conflicting = reconciliation.conflicting_sheets(inventory)
+mapping_label = (
+    t("inv_mapping_conflict", sheets=sanitize(", ".join(conflicting)))
+    if conflicting
+    else t("inv_mapping")
+)
+with st.expander(mapping_label, icon=":material/tune:", expanded=bool(conflicting)):
+    reconciliation.show_conflicts_in_mapping(inventory, lang)
     st.caption(t("inv_mapping_help"))
     rows = [
         {t("col_sheet"): sheet, t("col_column"): column, t("col_field"): field or ""}
-        for sheet, mapping in inventory.mapping.items()
-        for column, field in mapping.items()
+        for sheet in reconciliation.conflicts_first(inventory.mapping, inventory)
+        for column, field in inventory.mapping[sheet].items()
     ]
+    # Keyed by what it shows: after an override is read back (or the order changes) the
+    # editor starts from the new mapping, never re-applying an edit to a moved row.
+    shown = hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()[:12]
     options = [
         "",
         *FIELDS,
@@ -114,7 +155,7 @@ with st.expander(t("inv_mapping"), icon=":material/tune:"):
         disabled=[t("col_sheet"), t("col_column")],
         column_config={t("col_field"): st.column_config.SelectboxColumn(options=options)},
         hide_index=True,
-        key=f"mapping-{digest}",
+        key=f"mapping-{digest}-{shown}",
     )
     changed = {}
     for row in edited.to_dict("records"):
@@ -130,18 +171,48 @@ with st.expander(t("inv_mapping"), icon=":material/tune:"):
             overrides.setdefault(sheet, {}).update(columns)
         st.rerun()
 
-# --- table, markdown, charts, findings ----------------------------------------------------
-total, rows_metric, biogenic = st.columns(3)
-total.metric(t("inv_total"), f"{number(inventory.total_tco2e)} t CO2e ({inventory.gwp_set})")
+# --- the headline: total and its status, Scope 2 by both methods, memo items ---------------
+gwp_label = inventory.gwp_label(lang)
+market = inventory.scope2_market_tco2e
+market_text = "—" if market is None else f"{number(market)} t CO2e"
+location_text = f"{number(inventory.scope2_location_tco2e)} t CO2e"
+total, scope2_location, scope2_market = st.columns([2, 1, 1])
+total.metric(
+    t("inv_total"),
+    f"{number(inventory.total_tco2e)} t CO2e ({gwp_label})",
+    help=t("inv_total_help", gwp=gwp_label),
+)
+scope2_location.metric(t("inv_scope2_location"), location_text, help=t("inv_scope2_help"))
+scope2_market.metric(t("inv_scope2_market"), market_text, help=t("inv_scope2_help"))
+reconciliation.show_status(inventory)
+if inventory.year is not None:
+    year_key = "inv_year_many" if len(inventory.years) > 1 else "inv_year_one"
+    st.caption(
+        f"{t(year_key, year=sanitize(inventory.year))} · {t('inv_gwp_stated', gwp=gwp_label)}"
+    )
+else:
+    st.caption(t("inv_gwp_stated", gwp=gwp_label))
+rows_metric, biogenic, montreal = st.columns(3)
 rows_metric.metric(t("inv_rows"), number(len(inventory.table), 0))
-biogenic.metric(t("inv_biogenic"), f"{number(inventory.biogenic_co2_t)} t")
+biogenic.metric(t("inv_biogenic"), f"{number(inventory.biogenic_co2_t)} t", help=t("inv_memo_help"))
+montreal.metric(
+    t("inv_montreal"), f"{number(inventory.montreal_tco2e)} t CO2e", help=t("inv_memo_help")
+)
 
+# --- charts, findings and reconciliation, table and markdown ------------------------------
 st.subheader(t("inv_charts"))
 left, right = st.columns(2)
-left.altair_chart(charts.by_field(inventory, "scope", t("chart_scope")), width="stretch")
-right.altair_chart(charts.by_field(inventory, "gas", t("chart_gas")), width="stretch")
-left.altair_chart(charts.by_field(inventory, "category", t("chart_category")), width="stretch")
-right.altair_chart(charts.pareto(inventory, t("chart_pareto")), width="stretch")
+left.altair_chart(charts.by_field(inventory, "scope", t("chart_scope"), lang=lang), width="stretch")
+left.caption(
+    t("inv_scope2_pair", location=number(inventory.scope2_location_tco2e), market=market_text)
+)
+right.altair_chart(charts.by_field(inventory, "gas", t("chart_gas"), lang=lang), width="stretch")
+left.altair_chart(
+    charts.by_field(inventory, "category", t("chart_category"), lang=lang), width="stretch"
+)
+right.altair_chart(charts.pareto(inventory, t("chart_pareto"), lang=lang), width="stretch")
+if len(inventory.years) > 1:
+    st.altair_chart(charts.evolution(inventory, t("chart_evolution"), lang=lang), width="stretch")
 
 with st.expander(t("inv_findings", n=len(inventory.findings)), icon=":material/rule:"):
     if not inventory.findings:
@@ -149,9 +220,14 @@ with st.expander(t("inv_findings", n=len(inventory.findings)), icon=":material/r
     for finding in inventory.findings:
         where = f" — {finding.sheet}" if finding.sheet else ""
         st.markdown(f"- {sanitize(finding.message(lang))}{sanitize(where)}")
+with st.expander(t("inv_reconciliation"), icon=":material/fact_check:", expanded=bool(conflicting)):
+    reconciliation.show_table(inventory, lang)
 
 with st.expander(t("inv_table"), icon=":material/table:"):
-    st.dataframe(inventory.table, hide_index=True)
+    table = inventory.table.copy()
+    if "scope" in table:
+        table["scope"] = table["scope"].map(lambda scope: charts.scope_label(scope, lang))
+    st.dataframe(table, hide_index=True)
     markdown = inventory.to_markdown()
     st.caption(t("inv_markdown"))
     st.code("\n".join(markdown.splitlines()[:40]), language="markdown")
@@ -189,6 +265,9 @@ if st.button(t("inv_analyze"), type="primary", icon=":material/auto_awesome:"):
             summary={
                 "total_tco2e": inventory.total_tco2e,
                 "gwp_set": inventory.gwp_set,
+                "ch4_origin": inventory.ch4_origin,
+                "year": inventory.year,
+                "status": inventory.status,
                 "rows": len(inventory.table),
                 "by_scope": inventory.totals_by("scope").to_dict("records"),
             },

@@ -1,11 +1,16 @@
 """Every page through Streamlit's AppTest, on the offline analyst and a real wire-protocol
 database (the session's embedded server, or MONGODB_URI)."""
 
+import io
+import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
 from uuid import uuid4
 
+import openpyxl
+import pandas as pd
+import pyarrow as pa
 import pytest
 from bson import ObjectId
 from streamlit.testing.v1 import AppTest
@@ -188,6 +193,16 @@ def test_inventory_sample_to_charts_to_a_saved_plan(app_env):
     from engine.inventory.digest import br
 
     assert total.value == f"{br(load_inventory(SAMPLE_PATH).total_tco2e)} t CO2e (AR5)"
+    assert [s.value for s in app.success] == ["Conferido com os totais da planilha."]
+    assert not app.error
+    assert _metric(app, "Escopo 2 (localização)").endswith("t CO2e")
+    assert _metric(app, "Escopo 2 (escolha de compra)") == "—"  # the sample has none
+    assert "Gases do Protocolo de Montreal (fora do total)" in [m.label for m in app.metric]
+    assert "Ano 2024 · GWP: AR5" in [c.value for c in app.caption]
+    rec = _expander(app, "Conferência por aba")
+    assert not rec.proto.expanded and not _expander(app, "Mapeamento das colunas").proto.expanded
+    table = next(d.value for d in app.dataframe if "Situação" in d.value.columns)
+    assert set(table["Situação"]) == {"✅ conferido"}
     next(b for b in app.button if b.label == "Analisar e gerar o plano").click().run()
     assert not app.exception
     assert any("Plano salvo" in s.value for s in app.success)
@@ -200,6 +215,155 @@ def test_inventory_sample_to_charts_to_a_saved_plan(app_env):
     assert inventory["summary"]["gwp_set"] == "AR5"
     labels = [d.label for d in app.get("download_button")]
     assert {"Markdown", "Word (DOCX)", "PDF"} <= set(labels)
+
+
+def _metric(app: AppTest, label: str) -> str:
+    return next(m.value for m in app.metric if m.label == label)
+
+
+def _expander(app: AppTest, label: str):
+    return next(e for e in app.expander if e.label.startswith(label))
+
+
+def _chart(app: AppTest, title: str) -> tuple[dict, pd.DataFrame]:
+    """A chart's Vega-Lite spec and the data Streamlit sent with it."""
+    for chart in app.get("vega_lite_chart"):
+        spec = json.loads(chart.proto.spec)
+        if spec.get("title") == title:
+            data = chart.proto.datasets[0].data.data
+            return spec, pa.ipc.open_stream(data).read_pandas()
+    raise AssertionError(f"no chart titled {title!r}")
+
+
+def _workbook(sheets: dict[str, list[tuple]]) -> bytes:
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    for title, rows in sheets.items():
+        sheet = book.create_sheet(title)
+        for row in rows:
+            sheet.append(list(row))
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def _inventory_page(name: str, data: bytes, lang: str = "pt") -> AppTest:
+    app = _app("pages/inventory.py")
+    app.session_state["lang"] = lang
+    app.session_state["aeko_inventory_upload"] = (name, data)
+    app.run()
+    assert not app.exception, app.exception
+    return app
+
+
+# Electricity by both Scope 2 methods, reconciled, and a combustion sheet whose Total row says
+# 200 t CO2e where its rows add to 150.
+_CONFLICTING = {
+    "Eletricidade (localização)": [
+        ("Unidade", "CO2 (t)", "Emissões totais (t CO2e)"),
+        ("Fábrica", 30.0, 30.0),
+        ("Escritório", 10.0, 10.0),
+        ("Total", 40.0, 40.0),
+    ],
+    "Eletr. escolha de compra": [
+        ("Unidade", "CO2 (t)", "Emissões totais (t CO2e)"),
+        ("Fábrica", 12.5, 12.5),
+        ("Escritório", 4.0, 4.0),
+        ("Total", 16.5, 16.5),
+    ],
+    "Combustão": [
+        ("Fonte", "Escopo", "Combustível", "CO2 (t)", "Emissões totais (t CO2e)"),
+        ("Caldeira", "1", "Gás natural", 100.0, 100.0),
+        ("Gerador", "1", "Diesel", 50.0, 50.0),
+        ("Total", None, None, 150.0, 200.0),
+    ],
+}
+
+
+def test_inventory_scopes_and_numbers_follow_the_interface_language(app_env):
+    from assets.sample_inventory import SAMPLE_NAME, SAMPLE_PATH
+    from engine.inventory import load_inventory
+
+    data = SAMPLE_PATH.read_bytes()
+    pt = _inventory_page(SAMPLE_NAME, data)
+    spec, values = _chart(pt, "Emissões por escopo")
+    assert set(values["value"]) == {"Escopo 1", "Escopo 2 (localização)", "Escopo 3"}
+    assert spec["config"]["locale"]["number"]["decimal"] == ","
+    for chart in pt.get("vega_lite_chart"):
+        assert json.loads(chart.proto.spec)["config"]["locale"]["number"]["thousands"] == "."
+    table = next(d.value for d in pt.dataframe if "scope" in d.value.columns)
+    assert set(table["scope"].dropna()) <= {"Escopo 1", "Escopo 2", "Escopo 3"}
+    assert "Escopo 2: localização" in " ".join(c.value for c in pt.caption)
+
+    en = _inventory_page(SAMPLE_NAME, data, lang="en")
+    spec, values = _chart(en, "Emissions by scope")
+    assert set(values["value"]) == {"Scope 1", "Scope 2 (location-based)", "Scope 3"}
+    assert spec["config"]["locale"]["number"]["decimal"] == "."
+    table = next(d.value for d in en.dataframe if "scope" in d.value.columns)
+    assert set(table["scope"].dropna()) <= {"Scope 1", "Scope 2", "Scope 3"}
+    assert [s.value for s in en.success] == ["Reconciled with the workbook's totals."]
+    assert _metric(en, "Total") == f"{load_inventory(SAMPLE_PATH).total_tco2e:,.1f} t CO2e (AR5)"
+    assert _metric(en, "Scope 2 (market-based)") == "—"
+
+
+def test_a_total_that_does_not_reconcile_is_red_with_both_numbers_and_opens_the_mapping(
+    app_env,
+):
+    app = _inventory_page("conflito.xlsx", _workbook(_CONFLICTING))
+    error = next(e.value for e in app.error if e.value.startswith("Não confere"))
+    assert "planilha diz 200,0 t CO2e, calculado 150,0 t CO2e" in error
+    assert "Combustão: planilha diz 200,0, calculado 150,0" in error
+    assert not app.success
+    mapping = _expander(app, "Mapeamento das colunas")
+    assert mapping.proto.expanded and "Combustão" in mapping.label
+    assert app.data_editor[0].value["Aba"].iloc[0] == "Combustão"  # the conflicting sheet first
+    assert _expander(app, "Conferência por aba").proto.expanded
+    table = next(d.value for d in app.dataframe if "Situação" in d.value.columns)
+    status = dict(zip(table["Aba"], table["Situação"], strict=True))
+    assert status["Combustão"] == "❌ não confere"
+    assert status["Eletricidade (localização)"] == "✅ conferido"
+    # Scope 2 by both methods, side by side, never added
+    assert _metric(app, "Escopo 2 (localização)") == "40,0 t CO2e"
+    assert _metric(app, "Escopo 2 (escolha de compra)") == "16,5 t CO2e"
+    assert _metric(app, "Total") == "190,0 t CO2e (AR5)"
+
+    en = _inventory_page("conflict.xlsx", _workbook(_CONFLICTING), lang="en")
+    error = next(e.value for e in en.error if e.value.startswith("Does not reconcile"))
+    assert "stated 200.0 t CO2e, computed 150.0 t CO2e" in error
+
+
+def test_several_years_show_the_headline_year_and_the_evolution(app_env):
+    rows = [("Ano", "Fonte", "Escopo", "Gás", "Emissões (t)")]
+    rows += [(2023, "Caldeira", "1", "CO2", 100.0), (2024, "Caldeira", "1", "CO2", 80.0)]
+    rows += [(2023, "Rede", "2", "CO2", 40.0), (2024, "Rede", "2", "CO2", 45.0)]
+    app = _inventory_page("anos.xlsx", _workbook({"Emissões": rows}))
+    assert _metric(app, "Total") == "125,0 t CO2e (AR5)"  # 2024 only, never the years summed
+    assert "Ano 2024; todos os anos no gráfico de evolução · GWP: AR5" in [
+        c.value for c in app.caption
+    ]
+    assert [i.value for i in app.info if "Sem totais" in i.value] == [
+        "Sem totais na planilha para conferir."
+    ]
+    _spec, values = _chart(app, "Evolução por ano")
+    assert list(values["year"]) == ["2023", "2024"]
+
+
+def test_ar6_methane_choice_is_passed_to_the_loader_and_stated_with_the_total(app_env):
+    from assets.sample_inventory import SAMPLE_NAME, SAMPLE_PATH
+    from engine.inventory import load_inventory
+    from engine.inventory.digest import br
+
+    app = _inventory_page(SAMPLE_NAME, SAMPLE_PATH.read_bytes())
+    methane = app.selectbox(key="ch4-origin")
+    assert methane.disabled and methane.value == "general"
+    next(s for s in app.selectbox if s.label == "Conjunto de GWP (IPCC)").set_value("AR6").run()
+    methane = app.selectbox(key="ch4-origin")
+    assert not methane.disabled
+    assert methane.options == ["valor geral 27,9", "fóssil 29,8", "não fóssil 27,0"]
+    methane.set_value("fossil").run()
+    assert not app.exception
+    expected = load_inventory(SAMPLE_PATH, gwp_set="AR6", ch4_origin="fossil").total_tco2e
+    assert _metric(app, "Total") == f"{br(expected)} t CO2e (AR6 (CH4 29,8: metano fóssil))"
 
 
 def test_inventory_bad_file_gets_a_short_message_in_the_user_language(app_env):
