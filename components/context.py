@@ -40,6 +40,10 @@ def set_context(settings: Settings, store: Store | None, engine: EngineStatus) -
 
 
 def current() -> AppContext:
+    if _CONTEXT not in st.session_state:  # a page served before app.py ran (see startup)
+        from components.startup import start
+
+        return start()
     return st.session_state[_CONTEXT]
 
 

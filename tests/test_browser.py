@@ -98,6 +98,14 @@ def page(browser):
     context.close()
 
 
+def test_a_page_opened_first_on_a_fresh_server_works(server, page):
+    # Until a session has run app.py, Streamlit serves pages/ by itself: a tab that
+    # reconnects at /inventory after a restart must still get the page, not a KeyError.
+    page.goto(f"{server}/inventory")
+    expect(page.get_by_test_id("stFileUploaderDropzoneInput")).to_have_count(1, timeout=90_000)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
 def test_ask_a_question_see_the_trail_and_answer_then_reload(server, page):
     page.goto(server)
     box = page.get_by_test_id("stChatInputTextArea")
