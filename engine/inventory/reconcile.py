@@ -22,6 +22,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from engine.inventory.digest import br
 from engine.inventory.findings import rows_text
 from engine.inventory.gwp import SOURCE_GWP_SETS, Ch4Origin, gwp, is_montreal, montreal_share
 
@@ -33,10 +34,6 @@ _RELATIVE = 0.005  # workbooks round each cell; half a percent covers it
 _ABSOLUTE = 0.01
 _UNIT_CANDIDATES = (1.0, 1e-3, 1e3)
 _UNIT_NAMES = {1e6: "Mt", 1e3: "Gg (kt)", 1.0: "t", 1e-3: "kg", 1e-6: "g"}
-
-
-def _br(value: float) -> str:
-    return f"{value:,.2f}".replace(",", "\0").replace(".", ",").replace("\0", ".")
 
 
 def agrees(a, b):
@@ -388,8 +385,8 @@ def total_row_evidence(
     )
     en = f"The sheet's total rows equal the sum of its rows in {agreeing} of {compared} checks."
     for row, column, value, summed in details[:3]:
-        pt += (f" A linha de total {row} diz {_br(value)} em '{column}', mas as linhas somam "
-               f"{_br(summed)}.")  # fmt: skip
+        pt += (f" A linha de total {row} diz {br(value, 2)} em '{column}', mas as linhas somam "
+               f"{br(summed, 2)}.")  # fmt: skip
         en += (f" Total row {row} states {value:,.2f} in '{column}', but the rows add up to "
                f"{summed:,.2f}.")  # fmt: skip
     return Evidence("total_rows", compared, agreeing, pt, en, tuple(sorted(set(bad)))), stated_last
