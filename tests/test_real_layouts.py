@@ -1,7 +1,7 @@
 """Workbooks in real-world layouts, checked against totals the fixtures compute on their own.
 
 The fixtures (tests/layout_fixtures.py) never call the engine; see each ``Expected.layout``
-for what a layout makes the loader handle. The API is docs/reconciliation-contract.md.
+for what a layout makes the loader handle. The API is in the README ("Inventory ingestion").
 """
 
 from functools import cache

@@ -284,14 +284,20 @@ def _sheet_check(  # noqa: PLR0917 - the sheet's whole reading, in the order it 
     )
     if subtotals is not None:
         evidence.append(subtotals)
-    market = canonical[F.REPORTING] == F.SCOPE2_MARKET  # a market-based sheet: its own figure
-    computed = float(canonical[F.EMISSIONS_TCO2E].sum() + canonical.loc[market, F.MEMO_TCO2E].sum())
+    latest = _latest_year(canonical)
+    rows = canonical if latest is None else canonical[canonical[F.YEAR].astype(str) == latest]
+    market = rows[F.REPORTING] == F.SCOPE2_MARKET  # a market-based sheet: its own figure
+    computed = float(rows[F.EMISSIONS_TCO2E].sum() + rows.loc[market, F.MEMO_TCO2E].sum())
     stated = None
-    if roles.total and roles.total in stated_last:
+    if table.time_layout:  # the total row of the headline year's column
+        stated = _stated_for_year(
+            stated_last, latest, roles=roles, parts=parts, reading=reading, gwp_set=gwp_set
+        )
+    elif roles.total and roles.total in stated_last:
         stated = stated_last[roles.total] * (reading.total_factor or 1.0)
     elif total is not None and parts:
         stated = float(total.sum()) * (reading.total_factor or 1.0)
-    elif stated_last:
+    elif stated_last and parts:
         stated = _stated_from_total_rows(stated_last, parts, reading, gwp_set)
     unverified = [p.column for p in parts if p.factor is None and not reading.unit_checked]
     _conflict_findings(table.sheet, evidence, findings)
@@ -299,6 +305,27 @@ def _sheet_check(  # noqa: PLR0917 - the sheet's whole reading, in the order it 
         table.sheet, evidence, computed, stated, unverified_units=unverified,
         notes=describe_reading(reading, parts, gwp_set),
     )  # fmt: skip
+
+
+def _latest_year(canonical: pd.DataFrame) -> str | None:
+    years = canonical[F.YEAR].dropna().astype(str) if F.YEAR in canonical else pd.Series()
+    return max(years) if years.nunique() > 1 else None
+
+
+def _stated_for_year(stated_last, latest, *, roles, parts, reading, gwp_set):
+    """A wide sheet's total row, in the column of the headline year, as t CO2e."""
+    columns = [c for c in stated_last if latest is None or year_of_header(c) == latest]
+    if len(columns) != 1:
+        return None
+    value = stated_last[columns[0]]
+    if roles.total:
+        return value * (reading.total_factor or 1.0)
+    if len(parts) == 1 and isinstance(parts[0].gas, str):
+        factor = reading.factors.get(parts[0].column, 1.0)
+        weight = gwp(parts[0].gas, gwp_set)
+        if isinstance(factor, float) and weight is not None:
+            return value * factor * weight
+    return None
 
 
 def _checked_columns(original: SheetTable, mapping: dict[str, str | None]) -> list[str]:
@@ -545,6 +572,20 @@ def _fill_context(base: pd.DataFrame, table: SheetTable) -> None:
     from_category = map_unique(base[F.CATEGORY], lambda c: (F.category_of(c) or (None,))[0])
     from_category = from_category.astype(object)
     scope = scope.fillna(from_category)
+    if table.lineage:  # coded rows: the subtotals above say the scope and category
+        lineage = base["row"].map(table.lineage)
+        scope = scope.fillna(lineage.map(_scope_of_lineage, na_action="ignore"))
+        if base[F.CATEGORY].isna().any():
+            base[F.CATEGORY] = base[F.CATEGORY].fillna(
+                lineage.map(_category_of_lineage, na_action="ignore")
+            )
+            scope = scope.fillna(
+                map_unique(base[F.CATEGORY], lambda c: (F.category_of(c) or (None,))[0])
+            )
+    if base[F.GAS].isna().all():  # a sheet per gas: 'CO2', 'HFC-134a', 'Emissões de CH4'
+        gas = canonical_gas(table.sheet) or F.gas_in_header(F.words(table.title))
+        if gas and gas != BIOGENIC_CO2:
+            base[F.GAS] = gas
     if base[F.CODE].notna().any():
         scope = scope.fillna(map_unique(base[F.CODE], F.gpc_scope).astype(object))
     if context:
@@ -559,6 +600,18 @@ def _fill_context(base: pd.DataFrame, table: SheetTable) -> None:
             base[F.YEAR] = year.group(0)
     else:
         base[F.YEAR] = map_unique(base[F.YEAR], lambda y: str(y)[:4] if y else None)
+
+
+def _scope_of_lineage(labels: list[str]) -> str | None:
+    return next((found for label in labels if (found := F.parse_scope(label))), None)
+
+
+def _category_of_lineage(labels: list[str]) -> str | None:
+    for label in labels:
+        known = F.category_of(label)
+        if known:
+            return known[1]
+    return next((label for label in labels if not F.parse_scope(label)), None)
 
 
 def _row_units(body: pd.DataFrame, column: str | None) -> pd.Series | None:

@@ -23,6 +23,15 @@ class Hierarchy:
     children: dict[int, list[int]] = field(default_factory=dict)  # parent -> direct children
     codes: dict[int, str] = field(default_factory=dict)
     by_code: bool = True  # False: found by arithmetic, which agrees by construction
+    parent_of: dict[int, int] = field(default_factory=dict)  # row -> its subtotal row
+
+    def ancestors(self, index: int) -> list[int]:
+        """The subtotal rows above a row, nearest first."""
+        found = []
+        while index in self.parent_of:
+            index = self.parent_of[index]
+            found.append(index)
+        return found
 
 
 def code_of(value: object) -> str | None:
@@ -46,18 +55,21 @@ def find_hierarchy(body: pd.DataFrame, label_columns: list[str]) -> Hierarchy:
         if len(coded) < _MIN_CODED_ROWS or not any("." in c for c in coded.values()):
             continue  # inventories repeat labels: the distinct values decide, cheaply
         codes = {int(i): coded[v] for i, v in values.items() if v in coded}
-        by_code: dict[str, int] = {}
-        for index, code in codes.items():
-            by_code.setdefault(code, index)
+        # A code's parent is the nearest row above with the parent code: a tree repeated
+        # per year (1, 1.A, 1.A.1 ... then 1, 1.A ... again) nests each time under its own.
+        last_seen: dict[str, int] = {}
+        parent_of: dict[int, int] = {}
         children: dict[int, list[int]] = {}
         for index, code in codes.items():
             parent = _parent_code(code)
-            while parent is not None and parent not in by_code:
+            while parent is not None and parent not in last_seen:
                 parent = _parent_code(parent)
             if parent is not None:
-                children.setdefault(by_code[parent], []).append(index)
+                parent_of[index] = last_seen[parent]
+                children.setdefault(last_seen[parent], []).append(index)
+            last_seen[code] = index
         if children:
-            return Hierarchy(sorted(children), children, codes)
+            return Hierarchy(sorted(children), children, codes, parent_of=parent_of)
     return Hierarchy()
 
 

@@ -8,7 +8,15 @@ import re
 
 import pandas as pd
 
-from engine.inventory.fields import HEADER_JOIN, gas_in_header, words
+from engine.inventory.fields import (
+    EMISSION_FIELDS,
+    HEADER_JOIN,
+    YEAR,
+    base_field,
+    gas_in_header,
+    match_header,
+    words,
+)
 from engine.inventory.table import SheetTable
 from engine.inventory.units import mass_factor
 
@@ -72,7 +80,7 @@ def reshape_time_columns(table: SheetTable, parser_for) -> SheetTable:
         )
         totals = _summed_totals(table, by_year, numbers_parser)
         return _melt(table, list(months), summed, totals, next(iter(months)), "months")
-    if len(years) >= _MIN_TIME_COLUMNS:
+    if len(years) >= _MIN_TIME_COLUMNS or (years and not _emission_columns(table, years)):
         numbers_parser = parser_for(list(years))
         values = pd.DataFrame(
             {years[c]: numbers_parser(table.body[c]) for c in years}, index=table.body.index
@@ -82,6 +90,17 @@ def reshape_time_columns(table: SheetTable, parser_for) -> SheetTable:
         )
         return _melt(table, list(years), values, totals, next(iter(years)), "years")
     return table
+
+
+def _emission_columns(table: SheetTable, besides: dict[str, str]) -> bool:
+    """Whether the table has emission columns other than its year columns."""
+    for column in table.columns:
+        if column in besides:
+            continue
+        match = match_header(column)
+        if match and base_field(match.field) in EMISSION_FIELDS:
+            return True
+    return False
 
 
 def _context_year(table: SheetTable) -> str | None:
@@ -101,16 +120,18 @@ def _summed_totals(table: SheetTable, by_year: dict[str, list[str]], parse) -> p
     )
 
 
-def _long(frame: pd.DataFrame, keep: list[str], values: pd.DataFrame, name: str):
+def _long(frame: pd.DataFrame, keep: list[str], values: pd.DataFrame, name: str, add_year):
     parts = []
     for year in values.columns:
         part = frame[keep].copy()
-        part[YEAR_COLUMN] = year or None
+        if add_year:
+            part[YEAR_COLUMN] = year or None
         part[name] = values[year]
         part["__row"] = frame.index
         parts.append(part[values[year].notna()])
     if not parts:
-        return frame[keep].iloc[:0].assign(**{YEAR_COLUMN: None, name: None, "__row": 0})
+        extra = {YEAR_COLUMN: None} if add_year else {}
+        return frame[keep].iloc[:0].assign(**extra, **{name: None, "__row": 0})
     return pd.concat(parts, ignore_index=True)
 
 
@@ -120,11 +141,20 @@ def _melt(table, time_columns, values, totals, sample: str, layout: str) -> Shee
     name = _value_name(table, sample)
     while name in keep:
         name += " (valores)"
-    body = _long(table.body, keep, values, name)
+    # Months of one year beside the row's own year column: that column says the year.
+    own_year = next((c for c in keep if (m := match_header(c)) and m.field == YEAR), None)
+    add_year = not (own_year and values.shape[1] == 1)
+    body_frame, totals_frame = table.body, table.totals
+    if add_year and YEAR_COLUMN in keep:  # the time columns say the year, not that column
+        renamed = {YEAR_COLUMN: f"{YEAR_COLUMN} (original)"}
+        keep = [renamed.get(c, c) for c in keep]
+        body_frame = body_frame.rename(columns=renamed)
+        totals_frame = totals_frame.rename(columns=renamed)
+    body = _long(body_frame, keep, values, name, add_year)
     rows = body.pop("__row").astype("int64")
-    melted_totals = _long(table.totals, keep, totals, name)
+    melted_totals = _long(totals_frame, keep, totals, name, add_year)
     melted_totals.index = melted_totals.pop("__row").astype("int64").to_numpy()
-    columns = [*keep, YEAR_COLUMN, name]
+    columns = [*keep, YEAR_COLUMN, name] if add_year else [*keep, name]
     return SheetTable(
         sheet=table.sheet,
         header_rows=table.header_rows,

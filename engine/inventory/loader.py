@@ -140,7 +140,7 @@ def _build(
         if not columns_seen:
             raise NoTableFoundError(name or "o arquivo")
         raise NoEmissionsColumnError(columns_seen[:30])
-    resolved = resolve_views(sheets, gwp_set)
+    resolved = resolve_views(sheets, gwp_set, ch4_origin)
     skipped.update(resolved.skipped)
     kept = resolved.kept
     table = pd.concat([s.table for s in kept], ignore_index=True, sort=False)

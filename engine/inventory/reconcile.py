@@ -15,6 +15,7 @@ checks agree, and records the evidence as a ``SheetCheck``:
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -25,6 +26,7 @@ import pandas as pd
 from engine.inventory.digest import br
 from engine.inventory.findings import rows_text
 from engine.inventory.gwp import SOURCE_GWP_SETS, Ch4Origin, gwp, is_montreal, montreal_share
+from engine.protocol import fold
 
 Status = Literal["reconciled", "unverified", "conflict"]
 RECONCILED: Status = "reconciled"
@@ -343,6 +345,9 @@ def total_row_evidence(
     stated_last: dict[str, float] = {}
     body_rows = np.asarray(body.index, dtype="int64")
     total_rows = np.asarray(totals.index, dtype="int64")
+    keys = [c for c in body.columns if c not in columns]
+    masks = [_rows_named_by(body, totals.loc[row], keys) for row in totals.index]
+    grand = [not _is_subtotal(totals.loc[row], keys) for row in totals.index]
     for column in columns:
         values = parse(body[column]).fillna(0.0).to_numpy()
         stated = parse(totals[column]).to_numpy()
@@ -355,26 +360,28 @@ def total_row_evidence(
         )
         previous_total_row = 0
         subtotal_sum = 0.0
-        for row, value in zip(total_rows, stated, strict=True):
+        for row, value, mask, is_grand in zip(total_rows, stated, masks, grand, strict=True):
             if np.isnan(value):
                 continue
             upto = int(np.searchsorted(body_rows, row))
             since = int(np.searchsorted(body_rows, previous_total_row))
-            candidates = (
+            candidates = [
                 cumulative[upto] - cumulative[since],
                 cumulative[upto],
                 cumulative[-1],
                 subtotal_sum,
                 kyoto[upto] - kyoto[since],
                 kyoto[upto],
-            )
+            ]
+            if mask is not None:  # 'Subtotal Escopo 1' / a year: the rows it names
+                candidates.append(float(values[mask].sum()))
             compared += 1
             if any(agrees(value, c) for c in candidates):
                 agreeing += 1
             else:
                 bad.append(int(row))
                 details.append((int(row), column, float(value), float(candidates[0])))
-            subtotal_sum += value
+            subtotal_sum = 0.0 if is_grand else subtotal_sum + value
             previous_total_row = row
             stated_last[column] = float(value)
     if not compared:
@@ -390,6 +397,34 @@ def total_row_evidence(
         en += (f" Total row {row} states {value:,.2f} in '{column}', but the rows add up to "
                f"{summed:,.2f}.")  # fmt: skip
     return Evidence("total_rows", compared, agreeing, pt, en, tuple(sorted(set(bad)))), stated_last
+
+
+_TOTAL_WORDS = re.compile(r"(?i)\b(sub-?\s*total|total geral|grand total|total|soma)\b[:\s-]*")
+
+
+def _is_subtotal(row: pd.Series, keys: list[str]) -> bool:
+    return any(isinstance(row[c], str) and re.match(r"(?i)\s*sub-?\s*total", row[c]) for c in keys)
+
+
+def _rows_named_by(body: pd.DataFrame, row: pd.Series, keys: list[str]) -> np.ndarray | None:
+    """The data rows a total row names: 'Subtotal Escopo 1' in the scope column, its year
+    in the year column. None when it names nothing beyond 'Total'."""
+    mask = np.ones(len(body), dtype=bool)
+    named = False
+    for column in keys:
+        value = row[column]
+        if value is None or (isinstance(value, float) and np.isnan(value)) or value == "":
+            continue
+        if isinstance(value, str):
+            value = _TOTAL_WORDS.sub("", value).strip()
+            if not value:
+                continue
+            cells = body[column].map(lambda v: fold(str(v)) if v is not None else "")
+            mask &= (cells == fold(value)).to_numpy()
+        else:
+            mask &= (body[column] == value).to_numpy()
+        named = True
+    return mask if named else None
 
 
 def subtotal_evidence(

@@ -34,6 +34,7 @@ class SheetTable:
     context: list[str] = field(default_factory=list)  # text above the header: titles, notes
     time_layout: str = ""  # "years" / "months" when time ran across the columns
     parent_frame: pd.DataFrame | None = None  # coded subtotal rows (1, 1.A ...), index = row
+    lineage: dict[int, list[str]] = field(default_factory=dict)  # row -> labels above it
     children: dict[int, list[int]] = field(default_factory=dict)  # subtotal -> its rows
 
     def rows(self) -> pd.Series:
@@ -61,8 +62,16 @@ def find_table(raw: RawSheet) -> SheetTable | None:
             if start < 0 or (above and not _header_like(filled[start], head, start, raw)):
                 break
             names = _join(filled[start : index + 1])
-            score = _score(names) + _time_score(head[index]) + 0.001 * above
-            if best is None or score > best[0] + 1e-9:
+            score = _score(names) + _time_score(names)
+            # Ties go to the earliest names row (a data row below is no header), and for the
+            # same names row to more rows above it (group rows carry units).
+            tie = best is not None and abs(score - best[0]) <= 1e-9
+            extends = (
+                tie
+                and best is not None
+                and (index == best[1] or (start <= best[1] and _refines(head, raw.merged, index)))
+            )
+            if best is None or score > best[0] + 1e-9 or extends:
                 best = (score, index, above)
     if best is None or best[0] < 2:
         return None
@@ -84,6 +93,7 @@ def find_table(raw: RawSheet) -> SheetTable | None:
     if not hierarchy.parents and len(body) <= 600:
         hierarchy = _arithmetic_tree(body, raw.decimal_comma)
     parent_frame = None
+    lineage = _lineage(body, hierarchy, labels) if hierarchy.parent_of else {}
     if hierarchy.parents:
         parent_frame = body.loc[hierarchy.parents]
         body = body.drop(index=hierarchy.parents)
@@ -106,6 +116,7 @@ def find_table(raw: RawSheet) -> SheetTable | None:
         notes=notes,
         error_cells=errors,
         decimal_comma=raw.decimal_comma,
+        lineage=lineage,
         context=[line for line in above_lines if line] + notes,
         parent_frame=parent_frame,
         # only coded trees are a check: arithmetic ones agree by construction
@@ -113,6 +124,23 @@ def find_table(raw: RawSheet) -> SheetTable | None:
         if hierarchy.by_code
         else {},
     )
+
+
+def _lineage(body: pd.DataFrame, hierarchy, labels: list[str]) -> dict[int, list[str]]:
+    """Each coded row's ancestors' labels, nearest first: '1.A.1' under '1.A Combustão
+    estacionária' under '1 Escopo 1' gets ['Combustão estacionária', 'Escopo 1']."""
+    text = {}
+    for parent in hierarchy.parents:
+        cells = [str(body.at[parent, c]) for c in labels if isinstance(body.at[parent, c], str)]
+        words_ = " ".join(cells)
+        code = hierarchy.codes.get(parent, "")
+        prefix = rf"^\s*{re.escape(code)}\.?\s*" if code else r"^"
+        text[parent] = re.sub(prefix, "", words_).strip()
+    return {
+        int(row): [text[a] for a in hierarchy.ancestors(row) if text.get(a)]
+        for row in body.index
+        if row in hierarchy.parent_of and row not in hierarchy.children
+    }
 
 
 def _arithmetic_tree(body: pd.DataFrame, decimal_comma: bool | None):
@@ -201,7 +229,7 @@ def _numbers(row: list[object], *, allow_years: bool = False) -> int:
         if isinstance(value, str):
             if not _NUMERIC_TEXT.match(value):
                 continue
-            if allow_years and re.fullmatch(r"(19|20)\d\d", value):
+            if allow_years and re.fullmatch(r"19[5-9]\d|20\d\d", value):
                 continue
             count += 1
         elif isinstance(value, int | float) and not isinstance(value, bool):
@@ -224,6 +252,25 @@ def _fill_merged(
             for c in range(c0, min(c1, len(filled[r]) - 1) + 1):
                 filled[r][c] = value
     return filled
+
+
+def _refines(head: list[list[object]], merged, index: int) -> bool:
+    """A row that names sub-columns of the row above, not a data row under a header: it
+    leaves some named column of the row above empty (merged down from it), or each of its
+    cells sits under an empty cell or under a group merged across columns."""
+    above = head[index - 1]
+    row = head[index]
+    if any(row[c] in ("", None) for c, name in enumerate(above) if name not in ("", None)):
+        return True
+    for column, value in enumerate(row):
+        if value in ("", None) or above[column] in ("", None):
+            continue
+        if not any(
+            r0 <= index - 1 <= r1 and c0 <= column <= c1 and c1 > c0
+            for (r0, c0), (r1, c1) in merged
+        ):
+            return False
+    return True
 
 
 def _header_like(row: list[object], head: list[list[object]], index: int, raw: RawSheet) -> bool:
@@ -266,16 +313,15 @@ def _score(names: list[str]) -> float:
     return len(fields) + (0.5 if emissions else 0.0)
 
 
-def _time_score(row: list[object]) -> float:
-    """Years across the header (1990, 2000 ...) stand for emission columns."""
-    years = sum(
-        1
-        for v in row
-        if (isinstance(v, str) and re.fullmatch(r"(?:19|20)\d\d\*?", v.strip()))
-        or (isinstance(v, int | float) and not isinstance(v, bool) and float(v).is_integer()
-            and 1990 <= v <= 2100)
-    )  # fmt: skip
-    return 2.5 if years >= 2 else 0.0
+def _time_score(names: list[str]) -> float:
+    """Years across the header (1990, 2000 ...) stand for emission columns. A year under a
+    named column ('Ano / 2021', 'Emissões (kg) / 2015') is a data row's value, not this."""
+    years = [name for name in names if _YEAR_HEADER.match(name.rsplit(HEADER_JOIN, 1)[-1])]
+    free = [name for name in years if match_header(name) is None]
+    return 2.5 if len(free) >= 2 else 0.0
+
+
+_YEAR_HEADER = re.compile(r"^(?:ano\s*)?(19[5-9]\d|20\d\d)\s*\*?$", re.IGNORECASE)
 
 
 def _unique(names: list[str]) -> list[str]:

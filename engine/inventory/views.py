@@ -16,7 +16,13 @@ import pandas as pd
 from engine.inventory import fields as F
 from engine.inventory.errors import GwpViewMissingError
 from engine.inventory.findings import Finding
-from engine.inventory.gwp import canonical_gas
+from engine.inventory.gwp import (
+    DEFAULT_CH4_ORIGIN,
+    SOURCE_GWP_SETS,
+    Ch4Origin,
+    canonical_gas,
+    gwp,
+)
 from engine.inventory.reconcile import (
     CONFLICT,
     RECONCILED,
@@ -53,8 +59,10 @@ def gwp_set_named(text: str) -> str | None:
     return found.group(1).replace(" ", "").upper() if found else None
 
 
-def resolve_views(sheets: list[SheetData], gwp_set: str) -> Resolved:
-    co2e_only = [s for s in sheets if _is_co2e_view(s.table)]
+def resolve_views(
+    sheets: list[SheetData], gwp_set: str, ch4_origin: Ch4Origin = DEFAULT_CH4_ORIGIN
+) -> Resolved:
+    co2e_only = [s for s in sheets if _is_co2e_view(s)]
     families = _families(sheets, co2e_only)
     kept_names = {s.name for s in sheets}
     checks: list[SheetCheck] = []
@@ -67,8 +75,10 @@ def resolve_views(sheets: list[SheetData], gwp_set: str) -> Resolved:
         if per_gas:
             for view in views:
                 kept_names.discard(view.name)
-            for view in matching:
-                check = _compare(view, per_gas, gwp_set)
+                view_set = gwp_set_named(f"{view.name} {view.title}")
+                if view_set not in SOURCE_GWP_SETS:  # GTP or unknown: nothing to compare
+                    continue
+                check = _compare(view, per_gas, view_set, gwp_set, ch4_origin)
                 checks.append(check)
                 if check.status == RECONCILED:
                     _confirmed_by(per_gas, view.name)
@@ -84,7 +94,7 @@ def resolve_views(sheets: list[SheetData], gwp_set: str) -> Resolved:
             if view.name in kept_names:
                 continue
             label = gwp_set_named(f"{view.name} {view.title}") or "?"
-            checked = label == gwp_set and per_gas
+            checked = bool(per_gas) and label in SOURCE_GWP_SETS
             skipped[view.name] = f"outra visão dos mesmos dados (GWP {label})"
             use_pt = " Usada para conferir as abas por gás." if checked else ""
             use_en = " Used to check the per-gas sheets." if checked else ""
@@ -153,10 +163,14 @@ def _without_summaries(sheets, checks, findings, skipped) -> list[SheetData]:
     return kept
 
 
-def _is_co2e_view(table: pd.DataFrame) -> bool:
-    """Every row reported in CO2e with no gas of its own."""
+def _is_co2e_view(sheet: SheetData) -> bool:
+    """Every row reported in CO2e: with no gas of its own, or in a sheet named for a GWP set
+    ('CO2e (GWP-AR5)', which may split its CO2e by gas)."""
+    table = sheet.table
     if table.empty or not (table["basis"] == "reported").all():
         return False
+    if gwp_set_named(f"{sheet.name} {sheet.title}"):
+        return True
     gases = table[F.GAS].dropna().unique()
     return not any(canonical_gas(g) for g in gases)
 
@@ -180,7 +194,8 @@ def _families(sheets: list[SheetData], views: list[SheetData]):
                 continue
             other_keys = _keys(other.table)
             overlap = len(keys & other_keys) / max(1, min(len(keys), len(other_keys)))
-            if len(keys) >= 2 and overlap >= _MIN_OVERLAP:
+            named = gwp_set_named(f"{view.name} {view.title}") is not None
+            if (len(keys) >= 2 or named) and overlap >= _MIN_OVERLAP:
                 members.append(other)
         if len(members) > 1:
             claimed.update(m.name for m in members)
@@ -188,23 +203,45 @@ def _families(sheets: list[SheetData], views: list[SheetData]):
     return result
 
 
-def _compare(view: SheetData, per_gas: list[SheetData], gwp_set: str) -> SheetCheck:
+def _compare(
+    view: SheetData, per_gas: list[SheetData], view_set: str, gwp_set: str, ch4_origin: Ch4Origin
+) -> SheetCheck:
+    """A CO2e view against the per-gas sheets x the view's own GWP set."""
     keys = [c for c in (F.SOURCE, F.CATEGORY, F.FACILITY, F.YEAR) if c in view.table]
-    ours = (
-        pd.concat([s.table for s in per_gas]).groupby(keys, dropna=False)[F.EMISSIONS_TCO2E].sum()
+    rows = pd.concat([s.table for s in per_gas])
+    factors = rows[F.GAS].map(
+        lambda g: gwp(g, view_set, ch4_origin) if isinstance(g, str) else None
     )
-    theirs = view.table.groupby(keys, dropna=False)[F.EMISSIONS_TCO2E].sum()
+    mass = rows[F.EMISSIONS_T_GAS]
+    in_view_set = (mass * pd.to_numeric(factors, errors="coerce")).where(
+        mass.notna(),
+        rows[F.EMISSIONS_TCO2E] + rows[F.MEMO_TCO2E].where(rows[F.REPORTING] == F.MONTREAL, 0.0),
+    )
+    ours = in_view_set.groupby([rows[k] for k in keys], dropna=False).sum()
+    view_rows = view.table
+    theirs = (
+        (view_rows[F.EMISSIONS_TCO2E] + view_rows[F.MEMO_TCO2E])
+        .groupby([view_rows[k] for k in keys], dropna=False)
+        .sum()
+    )
     common = ours.index.intersection(theirs.index)
     hits = agrees(ours.loc[common].to_numpy(), theirs.loc[common].to_numpy())
     compared, agreeing = len(common), int(hits.sum())
+    headline = common
+    if F.YEAR in keys and len(common):  # the figures shown are the headline year's
+        years = common.get_level_values(keys.index(F.YEAR)) if len(keys) > 1 else common
+        latest = max(str(y) for y in years if not pd.isna(y))
+        headline = common[[str(y) == latest for y in years]]
     names = ", ".join(s.name for s in per_gas)
-    pt = (f"A aba '{view.name}' confere com as abas por gás ({names}) × GWP {gwp_set} em "
-          f"{agreeing} de {compared} valores; os totais vêm das abas por gás.")  # fmt: skip
-    en = (f"Sheet '{view.name}' equals the per-gas sheets ({names}) × {gwp_set} GWPs in "
-          f"{agreeing} of {compared} values; the totals come from the per-gas sheets.")  # fmt: skip
+    pt = (f"A aba '{view.name}' confere com as abas por gás ({names}) × GWP {view_set} em "
+          f"{agreeing} de {compared} valores; os totais vêm das abas por gás, com "
+          f"{gwp_set}.")  # fmt: skip
+    en = (f"Sheet '{view.name}' equals the per-gas sheets ({names}) × {view_set} GWPs in "
+          f"{agreeing} of {compared} values; the totals come from the per-gas sheets, with "
+          f"{gwp_set}.")  # fmt: skip
     evidence = Evidence("views", compared, agreeing, pt, en)
     status = RECONCILED if compared and agreeing == compared else CONFLICT
     return SheetCheck(
-        view.name, status, float(ours.loc[common].sum()), float(theirs.loc[common].sum()),
+        view.name, status, float(ours.loc[headline].sum()), float(theirs.loc[headline].sum()),
         compared, agreeing, pt, en, (evidence,),
     )  # fmt: skip
