@@ -16,6 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
+
 from engine.inventory import load_inventory
 from engine.inventory.analytics import GROUPABLE
 from tests.inventory_fixtures import as_csv, as_xlsx, long_table
@@ -34,10 +37,34 @@ def measure_one(path: str) -> dict:
     return {
         "canonical_rows": len(inventory.table),
         "total_tco2e": round(inventory.total_tco2e, 3),
+        "status": inventory.status,
         "load_s": round(loaded - started, 3),
         "end_to_end_s": round(finished - started, 3),
         "digest_chars": len(digest),
     }
+
+
+def wide_table(rows: int, *, seed: int = 0) -> pd.DataFrame:
+    """Per-gas columns in t and kg beside a total in t CO2e (AR5): every row is a check, so
+    loading it runs the whole reconciliation (readings, GWP sets, row totals)."""
+    rng = np.random.default_rng(seed)
+    long = long_table(rows, seed=seed)
+    co2 = np.round(rng.uniform(1, 5_000, rows), 3)
+    ch4_kg = np.round(rng.uniform(0, 50, rows), 3)
+    n2o_kg = np.round(rng.uniform(0, 5, rows), 3)
+    return pd.DataFrame(
+        {
+            "Escopo": long["Escopo"],
+            "Categoria": long["Categoria"],
+            "Unidade": long["Unidade"],
+            "Fonte": long["Fonte"],
+            "Ano": long["Ano"],
+            "CO2 (t)": co2,
+            "CH4 (kg)": ch4_kg,
+            "N2O (kg)": n2o_kg,
+            "Total (t CO2e)": np.round(co2 + ch4_kg / 1000 * 28 + n2o_kg / 1000 * 265, 4),
+        }
+    )
 
 
 def run_in_child(path: Path) -> dict:
@@ -74,6 +101,10 @@ def main() -> None:
                 path = Path(folder) / f"inventory_{rows}.{kind}"
                 path.write_bytes(payload)
                 results[f"{rows}_rows_{kind}"] = run_in_child(path)
+        wide_rows = max(args.rows)
+        path = Path(folder) / f"wide_{wide_rows}.xlsx"
+        path.write_bytes(as_xlsx(wide_table(wide_rows)))
+        results[f"{wide_rows}_rows_xlsx_wide_with_total_column"] = run_in_child(path)
         digests = {}
         for rows in (5_000, 50_000):
             path = Path(folder) / f"digest_{rows}.csv"

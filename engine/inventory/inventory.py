@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import pandas as pd
 
@@ -31,11 +32,12 @@ class Inventory:
 
     # --- the headline: one year, location-based Scope 2, memo items apart ---------------------
 
-    @property
+    # The table is not changed after loading: the headline rows are computed once.
+    @cached_property
     def years(self) -> list[str]:
         if F.YEAR not in self.table:
             return []
-        return sorted({str(y) for y in self.table[F.YEAR].dropna()})
+        return sorted(str(y) for y in pd.unique(self.table[F.YEAR].dropna()))
 
     @property
     def year(self) -> str | None:
@@ -43,14 +45,17 @@ class Inventory:
         years = self.years
         return years[-1] if years else None
 
-    @property
+    @cached_property
     def current(self) -> pd.DataFrame:
         """The rows of the headline year (rows with no year belong to every year)."""
         year = self.year
-        if year is None:
+        if year is None or len(self.years) == 1:
             return self.table
         years = self.table[F.YEAR]
-        return self.table[years.isna() | (years.astype(str) == year)]
+        as_text = years.map(
+            dict(zip(pd.unique(years.dropna()), map(str, pd.unique(years.dropna())), strict=True))
+        )
+        return self.table[years.isna() | (as_text == year)]
 
     @property
     def total_tco2e(self) -> float:

@@ -188,14 +188,21 @@ def _error_texts(body: pd.DataFrame) -> list[tuple[int, str]]:
     found = []
     for column in body.columns:
         values = body[column]
-        is_text = values.map(lambda v: isinstance(v, str))
-        if not is_text.any():
-            continue
-        errors = is_text & values.where(is_text, "").astype(str).str.match(_ERROR_TEXT)
+        errors = _text_matching(values, _ERROR_TEXT)
         if errors.any():
             found.extend((int(row), column) for row in body.index[errors])
             body.loc[errors, column] = None
     return found
+
+
+def _text_matching(values: pd.Series, pattern: re.Pattern | str) -> pd.Series:
+    """Which cells are text matching ``pattern``: decided once per distinct value, since a
+    column repeats its values (and most of a body is numbers)."""
+    distinct = pd.unique(values.dropna())
+    hits = [v for v in distinct if isinstance(v, str) and re.match(pattern, v)]
+    if not hits:
+        return pd.Series(False, index=values.index)
+    return values.isin(hits)
 
 
 def _clean(value: object) -> object:
@@ -354,10 +361,7 @@ def _split_rows(
     text_columns = list(body.columns[: min(4, len(body.columns))])
     is_total = pd.Series(False, index=body.index)
     for column in text_columns:
-        values = body[column]
-        is_text = values.map(lambda v: isinstance(v, str))
-        if is_text.any():
-            is_total |= is_text & values.where(is_text, "").astype(str).str.match(_TOTAL)
+        is_total |= _text_matching(body[column], _TOTAL)
     lone = counts == 1
     first_values = body.bfill(axis=1).iloc[:, 0] if lone.any() else pd.Series(dtype=object)
     is_note = pd.Series(False, index=body.index)
@@ -368,10 +372,11 @@ def _split_rows(
         )
     header_again = pd.Series(False, index=body.index)
     if len(body):
-        as_text = body.astype(str)
-        header_again = (as_text == pd.Series(names, index=body.columns)).sum(axis=1) >= max(
-            2, len(names) // 2
+        repeats = sum(
+            _text_matching(body[column], re.compile(rf"^{re.escape(name)}$")).astype(int)
+            for column, name in zip(body.columns, names, strict=True)
         )
+        header_again = repeats >= max(2, len(names) // 2)
     notes = [str(v) for v in first_values[is_note]] if is_note.any() else []
     keep = ~(is_total | is_note | header_again)
     return body[keep], body[is_total], notes

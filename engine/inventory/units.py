@@ -41,6 +41,11 @@ _NUMBER_CHARS = re.compile(r"[^0-9,.\-+()eE]")
 _PLAIN_NUMBER = re.compile(r"^[-+]?\d*\.?\d+(?:[eE][-+]?\d+)?$")
 
 
+def _has_text(column: pd.Series) -> bool:
+    kind = pd.api.types.infer_dtype(column, skipna=True)
+    return kind not in ("floating", "integer", "mixed-integer-float", "decimal", "empty")
+
+
 def _number_text(column: pd.Series) -> tuple[pd.Series, pd.Series, pd.Series]:
     """The text cells of a column, cleaned; which were text; which were in parentheses."""
     is_text = column.map(lambda v: isinstance(v, str))
@@ -56,7 +61,7 @@ def decimal_votes(column: pd.Series) -> tuple[int, int]:
 
     '1.234' or '12,345' could be either and vote for neither.
     """
-    if pd.api.types.is_numeric_dtype(column):
+    if pd.api.types.is_numeric_dtype(column) or not _has_text(column):
         return 0, 0
     text, _, _ = _number_text(column)
     if text.empty:
@@ -88,6 +93,8 @@ def to_numbers(column: pd.Series, *, decimal_comma: bool = True) -> pd.Series:
     """
     if pd.api.types.is_numeric_dtype(column):
         return column.astype("float64")
+    if not _has_text(column):  # numbers in an object column: no text to read
+        return pd.to_numeric(column, errors="coerce").astype("float64")
     numeric = pd.to_numeric(column, errors="coerce").astype("float64")
     text, is_text, negative = _number_text(column)
     if text.empty:
