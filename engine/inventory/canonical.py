@@ -202,7 +202,7 @@ def canonicalize(
     )
     canonical = _emission_rows(table, roles, numbers, base, parts, reading)
     canonical = _with_co2e(canonical, gwp_set, ch4_origin)
-    canonical = _reporting(canonical, table)
+    canonical = _reporting(canonical, table, gwp_set)
     _report_gaps(table, base, canonical, findings)
     check = _sheet_check(
         table, original or table, original_mapping or mapping, roles, parts, reading, total,
@@ -483,7 +483,7 @@ def _with_co2e(canonical: pd.DataFrame, gwp_set: GwpSet, ch4_origin: Ch4Origin) 
     return canonical
 
 
-def _reporting(canonical: pd.DataFrame, table: SheetTable) -> pd.DataFrame:
+def _reporting(canonical: pd.DataFrame, table: SheetTable, gwp_set: str) -> pd.DataFrame:
     """What each row counts for: the inventory, or a memo item beside it.
 
     Biogenic CO2, Montreal Protocol gases (their share of a blend) and market-based Scope 2
@@ -505,7 +505,9 @@ def _reporting(canonical: pd.DataFrame, table: SheetTable) -> pd.DataFrame:
     montreal = share > 0
     if montreal.any():
         co2e = canonical.loc[montreal, F.EMISSIONS_TCO2E]
-        weight = map_unique(canonical.loc[montreal, F.GAS], _montreal_co2e_share)
+        weight = map_unique(
+            canonical.loc[montreal, F.GAS], lambda g: _montreal_co2e_share(g, gwp_set)
+        )
         memo = co2e * pd.to_numeric(weight, errors="coerce").fillna(1.0)
         canonical.loc[montreal, F.MEMO_TCO2E] = memo
         canonical.loc[montreal, F.EMISSIONS_TCO2E] = co2e - memo
@@ -521,12 +523,9 @@ def _reporting(canonical: pd.DataFrame, table: SheetTable) -> pd.DataFrame:
     return canonical
 
 
-_MONTREAL_SHARE_SET = "AR5"
-
-
-def _montreal_co2e_share(gas: str) -> float:
+def _montreal_co2e_share(gas: str, gwp_set: str) -> float:
     """The part of a blend's CO2e that comes from its Montreal components."""
-    parts = [(part, share, gwp(part, _MONTREAL_SHARE_SET)) for part, share in split_blend(gas)]
+    parts = [(part, share, gwp(part, gwp_set)) for part, share in split_blend(gas)]
     total = sum(share * (value or 0.0) for _, share, value in parts)
     if not total:
         return 1.0 if montreal_share(gas) >= 1.0 else 0.0
