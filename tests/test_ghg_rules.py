@@ -212,3 +212,22 @@ def test_a_summary_sheet_checks_the_detail_sheets_and_is_not_added():
     inv = load_inventory(xlsx(sheets), filename="r.xlsx")
     assert inv.total_tco2e == pytest.approx(sum(sum(s.values()) for s in detail.values()))
     assert inv.status == "conflict"
+
+
+def test_scope2_by_both_methods_in_two_columns_is_never_summed():
+    rows = [
+        [
+            "Escopo",
+            "Fonte",
+            "Emissões – localização (t CO2e)",
+            "Emissões – escolha de compra (t CO2e)",
+        ],
+        ["2", "Fábrica A", 120.5, 30.0],
+        ["2", "Fábrica B", 80.0, 80.0],
+        ["1", "Caldeira", 50.0, None],
+    ]
+    inv = load_inventory(xlsx({"Energia": rows}), filename="s2.xlsx")
+    assert inv.scope2_location_tco2e == pytest.approx(200.5)
+    assert inv.scope2_market_tco2e == pytest.approx(110.0)
+    assert inv.total_tco2e == pytest.approx(250.5)
+    assert set(inv.totals_by("gas")["gas"]) == {"(não informado)"}

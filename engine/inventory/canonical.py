@@ -84,6 +84,13 @@ def map_columns(table: SheetTable, overrides: dict[str, str | None]) -> dict[str
         for column, mapped in mapping.items():  # no quantity: a unit column of masses is the
             if mapped == F.UNIT and column not in overrides and _holds_masses(table, column):
                 mapping[column] = F.EMISSIONS_UNIT  # emissions' unit
+    by_method = [
+        c for c, m in mapping.items()
+        if m == F.EMISSIONS_TCO2E and c not in overrides and F.scope2_method_of(c)
+    ]  # fmt: skip
+    if len({F.scope2_method_of(c) for c in by_method}) > 1:
+        for column in by_method:  # Scope 2 by both methods side by side: neither is a total
+            mapping[column] = f"{F.EMISSIONS_TCO2E}:{_label(column)}"
     holders: dict[str, str] = {}
     for column, mapped in mapping.items():
         if mapped is None or ":" in mapped:
@@ -441,7 +448,12 @@ def _emission_rows(  # noqa: PLR0917
         frame[F.EMISSIONS_TCO2E] = values if co2e else np.nan
         frame["basis"] = "reported" if co2e else "computed"
         if co2e and gas is None:
-            frame[F.GAS] = _label(part.column)
+            frame[F.GAS] = None if F.scope2_method_of(part.column) else _label(part.column)
+        method = F.scope2_method_of(part.column)
+        if method:  # 'Emissões – escolha de compra (t CO2e)': the column says the method
+            frame[F.SCOPE2_METHOD] = method
+            if co2e and part.gas == F.mapped_gas(f":{_label(part.column)}"):
+                frame[F.GAS] = None  # the column names a method, not a gas
         frames.append(frame[values.notna()])
     total = numbers[roles.total] * (reading.total_factor or 1.0) if roles.total else None
     if not frames and total is not None:
