@@ -129,7 +129,7 @@ def test_upload_a_workbook_see_the_charts_run_the_analysis_see_the_plan(server, 
 
     page.goto(f"{server}/inventory")
     page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(SAMPLE_PATH))
-    expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(4)
+    expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(4, timeout=WAIT_MS)
     page.screenshot(path=ARTIFACTS / "inventory-charts.png", full_page=True)
     page.get_by_role("button", name="Analisar e gerar o plano").click()
     page.get_by_text("Plano salvo.").wait_for()

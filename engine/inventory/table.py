@@ -262,22 +262,24 @@ def _fill_merged(
 
 
 def _refines(head: list[list[object]], merged, index: int) -> bool:
-    """A row that names sub-columns of the row above, not a data row under a header: it
-    leaves some named column of the row above empty (merged down from it), or each of its
-    cells sits under an empty cell or under a group merged across columns."""
+    """A row that names sub-columns of the row above, not a data row under a header: the
+    row above reaches down into it (a name merged over both rows), or each of its cells sits
+    under an empty cell or under a group merged across columns."""
     above = head[index - 1]
-    row = head[index]
-    if any(row[c] in ("", None) for c, name in enumerate(above) if name not in ("", None)):
-        return True
-    for column, value in enumerate(row):
-        if value in ("", None) or above[column] in ("", None):
-            continue
-        if not any(
-            r0 <= index - 1 <= r1 and c0 <= column <= c1 and c1 > c0
+
+    def spans(column: int, rows: bool) -> bool:
+        return any(
+            (r0 <= index - 1 and r1 >= index) if rows else (r0 <= index - 1 <= r1 and c1 > c0)
             for (r0, c0), (r1, c1) in merged
-        ):
-            return False
-    return True
+            if c0 <= column <= c1
+        )
+
+    if any(name not in ("", None) and spans(c, rows=True) for c, name in enumerate(above)):
+        return True
+    return all(
+        value in ("", None) or above[c] in ("", None) or spans(c, rows=False)
+        for c, value in enumerate(head[index])
+    )
 
 
 def _header_like(row: list[object], head: list[list[object]], index: int, raw: RawSheet) -> bool:
