@@ -113,8 +113,7 @@ def _sheet_findings(sheet: str, rows: pd.DataFrame) -> list[Finding]:
             f"Quantity without a unit in rows {rows_text(missing_unit)}.",
             sheet, missing_unit,
         ))  # fmt: skip
-    described = rows.drop(columns=["row"]).astype(str)
-    duplicated = _rows(rows[described.duplicated(keep="first")])
+    duplicated = _rows(rows[rows.drop(columns=["row"]).duplicated(keep="first")])
     if duplicated:
         found.append(Finding(
             "duplicated_rows",

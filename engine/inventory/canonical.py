@@ -561,8 +561,11 @@ def _scope2_methods(canonical: pd.DataFrame, table: SheetTable) -> pd.Series:
 
 def map_unique(values: pd.Series, func) -> pd.Series:
     """``values.map(func)``, calling ``func`` once per distinct value: inventories repeat."""
-    distinct = pd.unique(values.dropna())
-    return values.map(dict(zip(distinct, map(func, distinct), strict=True)))
+    codes, distinct = pd.factorize(values, use_na_sentinel=True)
+    mapped = np.empty(len(distinct) + 1, dtype=object)
+    mapped[:-1] = [func(value) for value in distinct]
+    mapped[-1] = None  # code -1: a missing value stays missing
+    return pd.Series(mapped[codes], index=values.index, name=values.name)
 
 
 def _text(value: object) -> object:
