@@ -198,6 +198,8 @@ def _error_texts(body: pd.DataFrame) -> list[tuple[int, str]]:
 def _text_matching(values: pd.Series, pattern: re.Pattern | str) -> pd.Series:
     """Which cells are text matching ``pattern``: decided once per distinct value, since a
     column repeats its values (and most of a body is numbers)."""
+    if pd.api.types.infer_dtype(values, skipna=True) in ("floating", "integer", "empty"):
+        return pd.Series(False, index=values.index)  # numbers only: no text to match
     distinct = pd.unique(values.dropna())
     hits = [v for v in distinct if isinstance(v, str) and re.match(pattern, v)]
     if not hits:
