@@ -15,6 +15,7 @@ import pandas as pd
 
 from engine.inventory import fields as F
 from engine.inventory.findings import Finding, rows_text
+from engine.inventory.frames import map_unique
 from engine.inventory.gwp import (
     BIOGENIC_CO2,
     DEFAULT_CH4_ORIGIN,
@@ -26,7 +27,7 @@ from engine.inventory.gwp import (
     montreal_share,
     split_blend,
 )
-from engine.inventory.layout import month_of_header, year_of_header
+from engine.inventory.layout import month_of_header
 from engine.inventory.reconcile import (
     Evidence,
     Part,
@@ -321,7 +322,7 @@ def _latest_year(canonical: pd.DataFrame) -> str | None:
 
 def _stated_for_year(stated_last, latest, *, roles, parts, reading, gwp_set):
     """A wide sheet's total row, in the column of the headline year, as t CO2e."""
-    columns = [c for c in stated_last if latest is None or year_of_header(c) == latest]
+    columns = [c for c in stated_last if latest is None or F.year_of_header(c) == latest]
     if len(columns) != 1:
         return None
     value = stated_last[columns[0]]
@@ -341,7 +342,7 @@ def _checked_columns(original: SheetTable, mapping: dict[str, str | None]) -> li
         c for c, m in mapping.items()
         if F.base_field(m) in (F.EMISSIONS_T_GAS, F.EMISSIONS_TCO2E, F.BIOGENIC_CO2)
     ]  # fmt: skip
-    time = [c for c in original.columns if year_of_header(c) or month_of_header(c)]
+    time = [c for c in original.columns if F.year_of_header(c) or month_of_header(c)]
     return [c for c in [*emission, *time] if c in original.body]
 
 
@@ -442,18 +443,18 @@ def _emission_rows(  # noqa: PLR0917
         factor = reading.factors.get(part.column, 1.0)
         values = part.values * factor
         co2e = reading.co2e.get(part.column, part.co2e)
-        gas = part.gas if not (co2e and part.gas == part.column) else None
+        method = F.scope2_method_of(part.column)
+        gas = part.gas
+        if co2e and gas in (part.column, _label(part.column)):
+            # a CO2e column that names no gas keeps its name ('Other GHGs'), unless what it
+            # names is a Scope 2 method ('Emissões – escolha de compra (t CO2e)')
+            gas = None if method else _label(part.column)
         frame = base.assign(**{F.GAS: gas})
         frame[F.EMISSIONS_T_GAS] = np.nan if co2e else values
         frame[F.EMISSIONS_TCO2E] = values if co2e else np.nan
         frame["basis"] = "reported" if co2e else "computed"
-        if co2e and gas is None:
-            frame[F.GAS] = None if F.scope2_method_of(part.column) else _label(part.column)
-        method = F.scope2_method_of(part.column)
-        if method:  # 'Emissões – escolha de compra (t CO2e)': the column says the method
+        if method:
             frame[F.SCOPE2_METHOD] = method
-            if co2e and part.gas == F.mapped_gas(f":{_label(part.column)}"):
-                frame[F.GAS] = None  # the column names a method, not a gas
         frames.append(frame[values.notna()])
     total = numbers[roles.total] * (reading.total_factor or 1.0) if roles.total else None
     if not frames and total is not None:
@@ -559,15 +560,6 @@ def _scope2_methods(canonical: pd.DataFrame, table: SheetTable) -> pd.Series:
     return method.where(scope2, None).where(~scope2 | method.notna(), F.LOCATION)
 
 
-def map_unique(values: pd.Series, func) -> pd.Series:
-    """``values.map(func)``, calling ``func`` once per distinct value: inventories repeat."""
-    codes, distinct = pd.factorize(values, use_na_sentinel=True)
-    mapped = np.empty(len(distinct) + 1, dtype=object)
-    mapped[:-1] = [func(value) for value in distinct]
-    mapped[-1] = None  # code -1: a missing value stays missing
-    return pd.Series(mapped[codes], index=values.index, name=values.name)
-
-
 def _text(value: object) -> object:
     """Cells kept as text. A leading =, +, -, @ stays literal text, never a formula."""
     if value is None or (isinstance(value, float) and np.isnan(value)):
@@ -609,9 +601,9 @@ def _fill_context(base: pd.DataFrame, table: SheetTable) -> None:
         scope = scope.fillna(sheet_scope)
     base[F.SCOPE] = scope
     if base[F.YEAR].isna().all():
-        year = re.search(r"\b(19|20)\d{2}\b", f"{table.sheet} {table.title}")
+        year = F.year_in_text(f"{table.sheet} {table.title}")
         if year:
-            base[F.YEAR] = year.group(0)
+            base[F.YEAR] = year
     else:
         base[F.YEAR] = map_unique(base[F.YEAR], lambda y: str(y)[:4] if y else None)
 

@@ -86,6 +86,31 @@ class Match:
 
 HEADER_JOIN = " / "  # how the rows of a multi-row header are joined into one name
 
+# A year as inventories write it: in a header ('2020', 'Ano 2021', '2019*'), a cell or a title.
+_YEAR_TEXT = r"19[5-9]\d|20\d\d"
+_YEAR_HEADER = re.compile(rf"^(?:ano\s*)?({_YEAR_TEXT})\s*[*a-z]?$", re.IGNORECASE)
+
+
+def is_year(value: object) -> bool:
+    """'2021' or 2021.0: a cell that is a year rather than an amount."""
+    if isinstance(value, str):
+        return re.fullmatch(_YEAR_TEXT, value.strip()) is not None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value).is_integer() and 1950 <= value <= 2099
+    return False
+
+
+def year_of_header(column: str) -> str | None:
+    """'1990', 'Emissões (Gg) / 2020' -> the year the (last row of the) header names."""
+    match = _YEAR_HEADER.match(column.rsplit(HEADER_JOIN, 1)[-1].strip())
+    return match.group(1) if match else None
+
+
+def year_in_text(text: str) -> str | None:
+    """The first year a sheet name or title mentions: 'Inventário 2024' -> '2024'."""
+    found = re.search(rf"\b(?:{_YEAR_TEXT})\b", text)
+    return found.group(0) if found else None
+
 
 def match_header(header: str) -> Match | None:
     """The best canonical field for a header, or None.

@@ -11,6 +11,7 @@ from engine.inventory import analytics
 from engine.inventory import fields as F
 from engine.inventory.digest import DEFAULT_DIGEST_CHARS, build_digest
 from engine.inventory.findings import Finding
+from engine.inventory.frames import map_unique
 from engine.inventory.gwp import DEFAULT_CH4_ORIGIN, Ch4Origin, GwpSet, gwp_label
 from engine.inventory.reconcile import SheetCheck, Status, overall_status
 
@@ -52,9 +53,7 @@ class Inventory:
         if year is None or len(self.years) == 1:
             return self.table
         years = self.table[F.YEAR]
-        as_text = years.map(
-            dict(zip(pd.unique(years.dropna()), map(str, pd.unique(years.dropna())), strict=True))
-        )
+        as_text = map_unique(years, str)
         return self.table[years.isna() | (as_text == year)]
 
     @property

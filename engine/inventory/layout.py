@@ -16,12 +16,13 @@ from engine.inventory.fields import (
     gas_in_header,
     match_header,
     words,
+    year_in_text,
+    year_of_header,
 )
 from engine.inventory.table import SheetTable
 from engine.inventory.units import mass_factor
 
 YEAR_COLUMN = "Ano"
-_YEAR = re.compile(r"^(?:ano\s*)?((?:19|20)\d\d)\s*[*a-z]?$", re.IGNORECASE)
 _MONTHS = {
     "jan": 1, "janeiro": 1, "january": 1, "fev": 2, "feb": 2, "fevereiro": 2, "february": 2,
     "mar": 3, "marco": 3, "march": 3, "abr": 4, "apr": 4, "abril": 4, "april": 4,
@@ -37,11 +38,6 @@ _MIN_TIME_COLUMNS = 2
 
 def _last_part(column: str) -> str:
     return column.rsplit(HEADER_JOIN, 1)[-1].strip()
-
-
-def year_of_header(column: str) -> str | None:
-    match = _YEAR.match(_last_part(column))
-    return match.group(1) if match else None
 
 
 def month_of_header(column: str) -> tuple[int, str | None] | None:
@@ -104,8 +100,7 @@ def _emission_columns(table: SheetTable, besides: dict[str, str]) -> bool:
 
 
 def _context_year(table: SheetTable) -> str | None:
-    found = re.search(r"\b(19|20)\d{2}\b", f"{table.sheet} {table.title}")
-    return found.group(0) if found else None
+    return year_in_text(f"{table.sheet} {table.title}")
 
 
 def _summed_totals(table: SheetTable, by_year: dict[str, list[str]], parse) -> pd.DataFrame:

@@ -25,6 +25,7 @@ import pandas as pd
 
 from engine.inventory.digest import br
 from engine.inventory.findings import rows_text
+from engine.inventory.frames import map_unique
 from engine.inventory.gwp import SOURCE_GWP_SETS, Ch4Origin, gwp, is_montreal, montreal_share
 from engine.protocol import fold
 
@@ -239,8 +240,7 @@ def _gwp_of(gas, source: str, ch4_origin: Ch4Origin, include_montreal: bool):
         return value
 
     if isinstance(gas, pd.Series):
-        distinct = pd.unique(gas.dropna())
-        return gas.map(dict(zip(distinct, map(one, distinct), strict=True)))
+        return pd.to_numeric(map_unique(gas, one), errors="coerce")
     return one(gas)
 
 
@@ -254,18 +254,18 @@ def _row_sums(
         if not co2e:
             value = value * _gwp_of(part.gas, source, ch4_origin, include_montreal)
         elif not include_montreal and part.gas is not None:
-            value = value * _co2e_kyoto_share(part.gas, source, ch4_origin)
+            value = value * _co2e_kyoto_share(part.gas)
         total = value if total is None else total.add(value, fill_value=0.0)
     assert total is not None
     return total
 
 
-def _co2e_kyoto_share(gas, source: str, ch4_origin: Ch4Origin):
+def _co2e_kyoto_share(gas):
     def one(name: object) -> float:
         return 0.0 if isinstance(name, str) and is_montreal(name) else 1.0
 
     if isinstance(gas, pd.Series):
-        return gas.map(one)
+        return pd.to_numeric(map_unique(gas, one))
     return one(gas)
 
 

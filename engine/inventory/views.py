@@ -16,6 +16,7 @@ import pandas as pd
 from engine.inventory import fields as F
 from engine.inventory.errors import GwpViewMissingError
 from engine.inventory.findings import Finding
+from engine.inventory.frames import map_unique
 from engine.inventory.gwp import (
     DEFAULT_CH4_ORIGIN,
     SOURCE_GWP_SETS,
@@ -209,8 +210,8 @@ def _compare(
     """A CO2e view against the per-gas sheets x the view's own GWP set."""
     keys = [c for c in (F.SOURCE, F.CATEGORY, F.FACILITY, F.YEAR) if c in view.table]
     rows = pd.concat([s.table for s in per_gas])
-    factors = rows[F.GAS].map(
-        lambda g: gwp(g, view_set, ch4_origin) if isinstance(g, str) else None
+    factors = map_unique(
+        rows[F.GAS], lambda g: gwp(g, view_set, ch4_origin) if isinstance(g, str) else None
     )
     mass = rows[F.EMISSIONS_T_GAS]
     in_view_set = (mass * pd.to_numeric(factors, errors="coerce")).where(
