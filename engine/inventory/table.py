@@ -8,7 +8,14 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from engine.inventory.fields import HEADER_JOIN, base_field, match_header, words
+from engine.inventory.fields import (
+    HEADER_JOIN,
+    base_field,
+    is_year,
+    match_header,
+    words,
+    year_of_header,
+)
 from engine.inventory.hierarchy import find_arithmetic, find_hierarchy
 from engine.inventory.reader import RawSheet
 from engine.inventory.units import mass_factor, to_numbers
@@ -235,15 +242,10 @@ def _numbers(row: list[object], *, allow_years: bool = False) -> int:
     """
     count = 0
     for value in row:
-        if isinstance(value, str):
-            if not _NUMERIC_TEXT.match(value):
-                continue
-            if allow_years and re.fullmatch(r"19[5-9]\d|20\d\d", value):
-                continue
-            count += 1
-        elif isinstance(value, int | float) and not isinstance(value, bool):
-            if allow_years and float(value).is_integer() and 1990 <= value <= 2100:
-                continue
+        number = (isinstance(value, str) and bool(_NUMERIC_TEXT.match(value))) or (
+            isinstance(value, int | float) and not isinstance(value, bool)
+        )
+        if number and not (allow_years and is_year(value)):
             count += 1
     return count
 
@@ -327,12 +329,8 @@ def _score(names: list[str]) -> float:
 def _time_score(names: list[str]) -> float:
     """Years across the header (1990, 2000 ...) stand for emission columns. A year under a
     named column ('Ano / 2021', 'Emissões (kg) / 2015') is a data row's value, not this."""
-    years = [name for name in names if _YEAR_HEADER.match(name.rsplit(HEADER_JOIN, 1)[-1])]
-    free = [name for name in years if match_header(name) is None]
+    free = [name for name in names if year_of_header(name) and match_header(name) is None]
     return 2.5 if len(free) >= 2 else 0.0
-
-
-_YEAR_HEADER = re.compile(r"^(?:ano\s*)?(19[5-9]\d|20\d\d)\s*\*?$", re.IGNORECASE)
 
 
 def _unique(names: list[str]) -> list[str]:
