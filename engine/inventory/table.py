@@ -175,7 +175,7 @@ _UNIT_CELL = re.compile(r"^(?:%|m3|m³|l|mwh|kwh|gj|tj|tco2e?|kgco2e?|co2e?|gg ?
 def _is_units_row(row: list[object]) -> bool:
     """A row under the header that only names units: 't', 'kg', 'Gg CO2e', 'MWh'."""
     values = _nonempty(row)
-    if len(values) < 2 or _numbers(row):
+    if not values or _numbers(row):
         return False
     return all(
         isinstance(v, str)
