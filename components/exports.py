@@ -1,7 +1,7 @@
 """An improvement plan as Markdown, DOCX and PDF: pure functions, no Streamlit.
 
 The plan's three fields are model-written, Markdown-ish text. Each is sanitized first
-(``components.safe_text``), then read as blocks: paragraphs, ``#`` subheadings, ``-`` and
+(``application.safe_text``), then read as blocks: paragraphs, ``#`` subheadings, ``-`` and
 ``1.`` list items (nested by indentation) and ``|`` table lines, with ``**bold**`` and
 ``*italic*`` inside. Anything else stays literal.
 """
@@ -21,7 +21,7 @@ from docx.shared import Mm, Pt, RGBColor
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
-from components.safe_text import sanitize
+from application.safe_text import sanitize
 from engine.dto import AekoImprovementPlan
 
 __all__ = ["plan_docx", "plan_markdown", "plan_pdf"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from application.safe_text import sanitize
 from components.exports import plan_docx, plan_markdown, plan_pdf
 from components.i18n import language, t
-from components.safe_text import sanitize
 from engine import AekoImprovementPlan
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from application.safe_text import sanitize
 from components.i18n import number, t
-from components.safe_text import sanitize
 from engine.inventory import Inventory
 
 _ICONS = {

@@ -74,11 +74,25 @@ def read_verdict(text: str) -> Verdict:
 
 # --- improvement plan headings -----------------------------------------------------------
 
+# The protocol is Portuguese: the coordinator writes these headings, whatever the user's
+# language. The English titles are how the same sections are shown and exported in English.
 PLAN_HEADINGS: dict[str, str] = {
     "defined_problem": "Problema definido",
     "method": "Método",
     "reasoning": "Raciocínio",
 }
+_PLAN_TITLES_EN: dict[str, str] = {
+    "defined_problem": "Defined problem",
+    "method": "Method",
+    "reasoning": "Reasoning",
+}
+
+
+def plan_title(field: str, lang: str = "pt") -> str:
+    """The title of a plan section in ``lang`` ("pt" or "en"): the one home of these words."""
+    return (_PLAN_TITLES_EN if lang == "en" else PLAN_HEADINGS)[field]
+
+
 _HEADING_BY_FOLD = {fold(title): field for field, title in PLAN_HEADINGS.items()}
 _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]*(?P<title>[^\n]*?)[ \t]*#*[ \t]*$", re.M)
 

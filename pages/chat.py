@@ -6,10 +6,10 @@ from uuid import uuid4
 import streamlit as st
 from pydantic import ValidationError
 
+from application.safe_text import sanitize
 from components.budget import explain_budget_error, run_budget
 from components.context import current, require_database
 from components.i18n import language, t
-from components.safe_text import sanitize
 from components.sessions_sidebar import open_session, open_session_id, sessions_sidebar
 from components.trail import cost_text, model_label, run_with_trail, verdict_badge
 from engine import (

@@ -2,10 +2,10 @@
 
 import streamlit as st
 
+from application.safe_text import sanitize
 from components.context import current, require_database
 from components.i18n import language, t
 from components.plan_card import plan_card, plan_downloads
-from components.safe_text import sanitize
 from components.sessions_sidebar import SESSION_PARAM
 from engine import AekoSession
 from engine.protocol import fold

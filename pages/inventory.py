@@ -7,6 +7,7 @@ from uuid import uuid4
 import pandas as pd
 import streamlit as st
 
+from application.safe_text import sanitize
 from assets.sample_inventory import SAMPLE_NAME, SAMPLE_PATH
 from components import charts, reconciliation
 from components.budget import explain_budget_error, run_budget
@@ -14,7 +15,6 @@ from components.context import current, require_database
 from components.exports import plan_markdown
 from components.i18n import language, number, t
 from components.plan_card import plan_card, plan_downloads
-from components.safe_text import sanitize
 from components.trail import cost_text, run_with_trail
 from engine import (
     AekoBudgetExceededError,

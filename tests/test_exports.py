@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import docx
 import pytest
 
+from application.safe_text import sanitize
 from components.exports import plan_docx, plan_markdown, plan_pdf
-from components.safe_text import sanitize
 from engine.dto import AekoImprovementPlan
 
 TITLE = "Plano de melhoria — Cerâmica Vale Verde"
