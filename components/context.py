@@ -6,11 +6,12 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from application.outbox import Outbox
+from application.workspace import Workspace
 from components.engine_setup import EngineStatus
 from engine import AekoUser
 from settings import Settings
 from store import Store, StoreError
-from store.outbox import Outbox
 
 _CONTEXT = "aeko_context"
 _OUTBOX = "aeko_outbox"
@@ -58,10 +59,14 @@ def _user(settings: Settings, store: Store | None) -> AekoUser | None:
     return user
 
 
-def require_database(context: AppContext) -> None:
-    """Stop the page with a clear word when the database is away: nothing could be saved."""
+def require_workspace(context: AppContext) -> Workspace:
+    """The user's workspace for the use cases; or the page stops with a clear word when the
+    database is away, since nothing could be saved."""
     if context.store is None or context.user is None:
         from components.i18n import t
 
         st.warning(t("no_database", message=""), icon=":material/database_off:")
         st.stop()
+    return Workspace(
+        context.store, context.user, context.outbox, context.settings.daily_cost_cap_usd
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.inventory.digest import br
+from engine import formatting
 
 LANGUAGES = {"pt": "Português (Brasil)", "en": "English"}
 _KEY = "lang"
@@ -63,13 +63,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "save": {"pt": "Salvar", "en": "Save"},
     "trail_running": {"pt": "Os agentes estão trabalhando…", "en": "The agents are working…"},
     "trail_done": {
-        "pt": "Trilha dos agentes ({n} chamadas, {seconds:.1f} s)",
-        "en": "Agent trail ({n} calls, {seconds:.1f} s)",
+        "pt": "Trilha dos agentes ({n} chamadas, {seconds} s)",
+        "en": "Agent trail ({n} calls, {seconds} s)",
     },
     "trail_failed": {"pt": "A execução falhou", "en": "The run failed"},
     "trail_agent": {
-        "pt": "{agent} · {model} · {ms:.0f} ms · {tin}+{tout} tokens",
-        "en": "{agent} · {model} · {ms:.0f} ms · {tin}+{tout} tokens",
+        "pt": "{agent} · {model} · {ms} ms · {tin}+{tout} tokens",
+        "en": "{agent} · {model} · {ms} ms · {tin}+{tout} tokens",
     },
     "trail_next": {"pt": "→ encaminhou para {agent}", "en": "→ handed over to {agent}"},
     "trail_tool": {"pt": "Ferramenta {tool}", "en": "Tool {tool}"},
@@ -86,8 +86,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Plan missing {headings}: rewrite {n} requested",
     },
     "trail_retry": {
-        "pt": "{model} falhou ({reason}); nova tentativa {attempt} em {delay:.1f} s",
-        "en": "{model} failed ({reason}); retry {attempt} in {delay:.1f} s",
+        "pt": "{model} falhou ({reason}); nova tentativa {attempt} em {delay} s",
+        "en": "{model} failed ({reason}); retry {attempt} in {delay} s",
     },
     "trail_fallback": {
         "pt": "{from_model} indisponível ({reason}); usando {to_model}",
@@ -102,12 +102,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "O que já foi gasto ficou registrado.",
         "en": "The run stopped at its {limit} limit ({used:g} of {allowed:g}). "
         "What it spent was recorded.",
-    },
-    "daily_cap_reached": {
-        "pt": "O limite diário de custo (US$ {cap:.2f}) foi atingido: "
-        "novas perguntas amanhã, ou peça para ampliar o limite.",
-        "en": "The daily cost cap (US$ {cap:.2f}) has been reached: ask "
-        "again tomorrow, or have the cap raised.",
     },
     "session_cost": {
         "pt": "Esta conversa: {runs} execuções · US$ {cost:.4f}",
@@ -337,9 +331,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "export_md": {"pt": "Markdown", "en": "Markdown"},
     "export_docx": {"pt": "Word (DOCX)", "en": "Word (DOCX)"},
     "export_pdf": {"pt": "PDF", "en": "PDF"},
-    "plan_problem": {"pt": "Problema definido", "en": "Defined problem"},
-    "plan_method": {"pt": "Método", "en": "Method"},
-    "plan_reasoning": {"pt": "Raciocínio", "en": "Reasoning"},
     "plan_title": {
         "pt": "Plano de melhoria – inventário {number}",
         "en": "Improvement plan – inventory {number}",
@@ -393,9 +384,9 @@ def set_language(code: str) -> None:
     st.session_state[_KEY] = code if code in LANGUAGES else "pt"
 
 
-def number(value: float, decimals: int = 1) -> str:
-    """1234.5 as '1.234,5' in Portuguese and '1,234.5' in English."""
-    return br(value, decimals) if language() == "pt" else f"{value:,.{decimals}f}"
+def number(value: float | None, decimals: int = 1) -> str:
+    """1234.5 as '1.234,5' in Portuguese and '1,234.5' in English; None or NaN as '—'."""
+    return formatting.number(value, decimals, language())
 
 
 def t(key: str, **values: object) -> str:

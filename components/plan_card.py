@@ -4,21 +4,18 @@ from __future__ import annotations
 
 import streamlit as st
 
+from application.exports import plan_docx, plan_markdown, plan_pdf
 from application.safe_text import sanitize
-from components.exports import plan_docx, plan_markdown, plan_pdf
 from components.i18n import language, t
 from engine import AekoImprovementPlan
+from engine.protocol import PLAN_HEADINGS, plan_title
 
 
 def plan_card(plan: AekoImprovementPlan) -> None:
     with st.container(border=True):
-        for key, text in (
-            ("plan_problem", plan.defined_problem),
-            ("plan_method", plan.method),
-            ("plan_reasoning", plan.reasoning),
-        ):
-            st.markdown(f"#### {t(key)}")
-            st.markdown(sanitize(text))
+        for field in PLAN_HEADINGS:
+            st.markdown(f"#### {plan_title(field, language())}")
+            st.markdown(sanitize(getattr(plan, field)))
 
 
 def plan_downloads(plan: AekoImprovementPlan, *, title: str, subtitle: str = "", key: str) -> None:

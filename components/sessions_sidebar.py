@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from application import history
+from application.safe_text import sanitize
+from application.workspace import Workspace
 from components.i18n import t
-from store.repositories import SessionRepository
 
 SESSION_PARAM = "session"
 
@@ -21,15 +23,15 @@ def open_session(session_id: str | None) -> None:
         del st.query_params[SESSION_PARAM]
 
 
-def sessions_sidebar(sessions: SessionRepository, current: str | None) -> None:
+def sessions_sidebar(workspace: Workspace, current: str | None) -> None:
     with st.sidebar:
         st.markdown(f"**{t('sessions')}**")
         if st.button(t("new_session"), icon=":material/add_comment:", width="stretch"):
             open_session(None)
             st.rerun()
-        for summary in sessions.list(limit=30):
+        for summary in history.recent_conversations(workspace):
             selected = summary.id == current
-            label = summary.name or "—"
+            label = sanitize(summary.name) or "—"
             if st.button(
                 label,
                 key=f"open-{summary.id}",
@@ -42,11 +44,11 @@ def sessions_sidebar(sessions: SessionRepository, current: str | None) -> None:
             with st.popover(t("rename"), icon=":material/edit:", width="stretch"):
                 name = st.text_input(t("name"), key="rename-session")
                 if st.button(t("save"), key="rename-save") and name.strip():
-                    sessions.rename(current, name.strip()[:80])
+                    history.rename_conversation(workspace, current, name)
                     st.rerun()
             with st.popover(t("delete"), icon=":material/delete:", width="stretch"):
                 st.write(t("confirm_delete"))
                 if st.button(t("delete"), key="delete-session", type="primary"):
-                    sessions.delete(current)
+                    history.delete_conversation(workspace, current)
                     open_session(None)
                     st.rerun()

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import streamlit as st
 
-from components.i18n import t
+from components.i18n import number, t
 from engine import (
     AekoError,
     AekoMessageResponse,
@@ -29,21 +29,29 @@ from engine.offline import OFFLINE_MODEL_NAME
 _TOOL_PREVIEW = 1_500
 
 
-def model_label(model: str) -> str:
+def model_display_name(model: str) -> str:
+    """A model's name as the user reads it: the offline analyst by its translated name."""
     return t("offline_label") if model == OFFLINE_MODEL_NAME else model
 
 
-def run_with_trail(events: Iterable[EngineEvent]) -> object:
-    """Draw each event as it arrives; return the result the final event carries.
+def run_with_trail(items: Iterable[object]) -> object:
+    """Draw each engine event as it arrives; return what the run ends with.
 
-    An engine error closes the trail in its error state and is raised again for the page to
-    explain; everything drawn so far stays on screen.
+    ``items`` is an engine stream (the result is what ``RunFinished`` carries) or a use
+    case's (the result is the first item that is not an engine event: its outcome). A run
+    that ends without ``RunFinished`` leaves the trail in its error state; an exception does
+    too, and is raised again for the page to explain. Everything drawn so far stays on screen.
     """
     started = time.perf_counter()
     calls = 0
     status = st.status(t("trail_running"), expanded=True)
+    finished: RunFinished | None = None
     try:
-        for event in events:
+        for event in items:
+            if not isinstance(event, EngineEvent):  # the use case's outcome
+                if finished is None:
+                    status.update(label=t("trail_failed"), state="error", expanded=True)
+                return event
             if isinstance(event, AgentStarted):
                 status.update(label=f"{event.agent}…")
             elif isinstance(event, AgentFinished):
@@ -53,8 +61,8 @@ def run_with_trail(events: Iterable[EngineEvent]) -> object:
                     + t(
                         "trail_agent",
                         agent=event.agent,
-                        model=model_label(event.model),
-                        ms=event.duration_ms,
+                        model=model_display_name(event.model),
+                        ms=number(event.duration_ms, 0),
                         tin=event.input_tokens,
                         tout=event.output_tokens,
                     )
@@ -76,18 +84,18 @@ def run_with_trail(events: Iterable[EngineEvent]) -> object:
                 status.warning(
                     t(
                         "trail_retry",
-                        model=model_label(event.model),
+                        model=model_display_name(event.model),
                         reason=event.reason,
                         attempt=event.attempt,
-                        delay=event.delay_s,
+                        delay=number(event.delay_s, 1),
                     )
                 )
             elif isinstance(event, ModelFellBack):
                 status.warning(
                     t(
                         "trail_fallback",
-                        from_model=model_label(event.from_model),
-                        to_model=model_label(event.to_model),
+                        from_model=model_display_name(event.from_model),
+                        to_model=model_display_name(event.to_model),
                         reason=event.reason,
                     )
                 )
@@ -100,16 +108,18 @@ def run_with_trail(events: Iterable[EngineEvent]) -> object:
             elif isinstance(event, RunFinished):
                 seconds = time.perf_counter() - started
                 status.update(
-                    label=t("trail_done", n=calls, seconds=seconds),
+                    label=t("trail_done", n=calls, seconds=number(seconds, 1)),
                     state="complete",
                     expanded=False,
                 )
-                return event.result
+                finished = event
     except Exception:
         status.update(label=t("trail_failed"), state="error", expanded=True)
         raise
-    status.update(label=t("trail_failed"), state="error", expanded=True)
-    raise AekoError("the run ended without a result")
+    if finished is None:
+        status.update(label=t("trail_failed"), state="error", expanded=True)
+        raise AekoError("the run ended without a result")
+    return finished.result
 
 
 def verdict_badge(response: AekoMessageResponse) -> None:

@@ -5,6 +5,10 @@ DEFAULT_SLOW_MODEL = "gemini-3.5-flash"
 DEFAULT_MAX_TOKENS = 1024
 DEFAULT_REPORT_MAX_TOKENS = 8192
 
+# The offline analyst's model name. It lives here, not in engine.offline, so the cost module
+# can price it (free) without importing the analyst and its pandas and BM25 dependencies.
+OFFLINE_MODEL_NAME = "aeko-offline-analyst"
+
 # Provider calls built from a model id string get these unless Aeko.config says otherwise.
 DEFAULT_REQUEST_TIMEOUT_S = 60.0
 DEFAULT_MAX_RETRIES = 2

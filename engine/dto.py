@@ -9,7 +9,7 @@ held as strings; the engine itself never imports the database driver.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from langchain_core.tools import BaseTool
 from langchain_core.tools import tool as as_tool
@@ -38,6 +38,10 @@ def _id_to_str(value: Any) -> Any:
 
 
 DocumentId = Annotated[str | None, BeforeValidator(_id_to_str)]
+
+# The engine's two flows. One home for routing, prompts and the usage store alike, so a new
+# flow cannot be added to one and silently missing from the other.
+Flow = Literal["chat", "inventory"]
 
 
 class _Document(BaseModel):

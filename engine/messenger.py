@@ -8,6 +8,7 @@ from typing import Any
 from uuid import uuid4
 
 from engine.agents.catalog import AGENT_NAMES
+from engine.agents.request import SummaryRequest
 from engine.agents.system_prompt import temporal_context
 from engine.budget import BudgetTracker, RunBudget
 from engine.dto import (
@@ -146,7 +147,11 @@ def _fold(
         return summary
     emitted: list[Any] = []
     reply = RUNTIME.summarizer().run(
-        summary_request(summary, turns), temporal, emitted.append, tracker
+        summary_request(summary, turns),
+        temporal,
+        emitted.append,
+        tracker,
+        structured=SummaryRequest(previous=summary.text if summary else "", turns=tuple(turns)),
     )
     yield from emitted
     folded = AekoConversationSummary(text=reply.text, covered_turns=target)

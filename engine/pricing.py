@@ -12,7 +12,7 @@ from functools import cache
 
 from genai_prices import Usage, calc_price
 
-from engine.offline.model import OFFLINE_MODEL_NAME
+from engine.constants import OFFLINE_MODEL_NAME
 
 log = logging.getLogger(__name__)
 FREE_MODELS = frozenset({OFFLINE_MODEL_NAME})

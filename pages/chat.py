@@ -1,44 +1,36 @@
 """Chat: the conversation, the live agent trail, the verdict, and nothing ever lost."""
 
-from contextlib import suppress
-from uuid import uuid4
+from datetime import datetime
 
 import streamlit as st
 from pydantic import ValidationError
 
+from application import chat
+from application.chat import TurnEnded, TurnStarted
 from application.safe_text import sanitize
-from components.budget import explain_budget_error, run_budget
-from components.context import current, require_database
+from application.workspace import DailyCapReachedError
+from components.budget import explain_budget_error
+from components.context import current, require_workspace
 from components.i18n import language, t
 from components.sessions_sidebar import open_session, open_session_id, sessions_sidebar
-from components.trail import cost_text, model_label, run_with_trail, verdict_badge
-from engine import (
-    AekoBudgetExceededError,
-    AekoError,
-    AekoMessenger,
-    AekoModelError,
-    AekoSession,
-    GuardrailVerdict,
-)
+from components.trail import cost_text, model_display_name, run_with_trail, verdict_badge
+from engine import AekoSession
 from store import StoreError
 from store.errors import NotFoundError
-from store.outbox import Write
 
 RETRY = "aeko_retry_question"
 
 context = current()
 st.title(t("chat_title"))
 st.caption(t("chat_caption"))
-require_database(context)
+workspace = require_workspace(context)
 
-user = context.user
-sessions = context.store.sessions(user.id)
 session_id = open_session_id()
 session: AekoSession | None = None
 try:
-    sessions_sidebar(sessions, session_id)
+    sessions_sidebar(workspace, session_id)
     if session_id:
-        session = sessions.get(session_id)
+        session = chat.open_conversation(workspace, session_id)
 except NotFoundError:
     open_session(None)
     session_id = None
@@ -56,139 +48,89 @@ def _render_answer(text: str) -> None:
 
 
 def _history(session: AekoSession) -> None:
-    meta = sessions.turn_meta(session.id)
-    totals = context.store.usage(user.id).totals(session_id=session.id)
+    shown = chat.transcript(workspace, session)
     with st.sidebar:
         st.caption(
-            ":material/payments: " + t("session_cost", runs=totals.runs, cost=totals.cost_usd)
+            ":material/payments: "
+            + t("session_cost", runs=shown.cost.runs, cost=shown.cost.cost_usd)
         )
-    for index, turn in enumerate(session.messages):
+    for index, item in enumerate(shown.turns):
+        turn = item.turn
         with st.chat_message("user"):
             st.markdown(sanitize(turn.input))
         with st.chat_message("assistant"):
             _render_answer(turn.output)
-            info = meta.get(turn.submitted_at, {})
-            caption = cost_text(turn.input_tokens, turn.output_tokens, info.get("cost_usd"))
-            st.caption(f"{model_label(turn.llm)} · {caption}")
-            _feedback(session.id, index, turn.submitted_at, info.get("feedback"))
-    for queued in context.outbox.queued:  # answers waiting for the database
-        if queued.kind == "complete_turn" and queued.args["session_id"] == session.id:
-            with st.chat_message("user"):
-                st.markdown(sanitize(queued.args["message"].input))
-            with st.chat_message("assistant"):
-                _render_answer(queued.args["message"].output)
-                st.caption(t("saved_later"))
-    rejected = sessions.rejected_turns(session.id)
-    if rejected:
-        with st.expander(t("rejected_list", n=len(rejected)), icon=":material/gpp_bad:"):
-            for turn in rejected:
+            caption = cost_text(turn.input_tokens, turn.output_tokens, item.cost_usd)
+            st.caption(f"{model_display_name(turn.llm)} · {caption}")
+            _feedback(session.id, index, turn.submitted_at, item.feedback)
+    for waiting in shown.waiting:  # answers waiting for the database
+        with st.chat_message("user"):
+            st.markdown(sanitize(waiting.input))
+        with st.chat_message("assistant"):
+            _render_answer(waiting.output)
+            st.caption(t("saved_later"))
+    if shown.rejected:
+        with st.expander(t("rejected_list", n=len(shown.rejected)), icon=":material/gpp_bad:"):
+            for turn in shown.rejected:
                 st.markdown(f"- {sanitize(turn.input)}")
-    for pending in sessions.pending_turns(session.id):
+    for pending in shown.pending:
         st.info(t("interrupted", question=sanitize(pending.input)), icon=":material/pending:")
         if st.button(t("ask_again"), key=f"retry-{pending.run_id}"):
             st.session_state[RETRY] = pending.input
             st.rerun()
 
 
-def _feedback(session_id: str, index: int, submitted_at, stored: int | None) -> None:
+def _feedback(session_id: str, index: int, submitted_at: datetime, stored: int | None) -> None:
     """Thumbs on an answer; the same widget key on the turn just answered and in history."""
     score = st.feedback("thumbs", key=f"feedback-{session_id}-{index}", default=stored)
     if score is not None and score != stored:
-        with suppress(StoreError):
-            sessions.set_feedback(session_id, submitted_at, score)
-
-
-def _recording(events, seen: list):
-    for event in events:
-        seen.append(event)
-        yield event
+        chat.record_feedback(workspace, session_id, submitted_at, score)
 
 
 def _ask(question: str, session: AekoSession | None) -> None:
-    budget = run_budget(context)
-    if session is None:
-        session = sessions.create(name=question[:60])
-        open_session(session.id)
-    run_id = uuid4().hex
-    # If the database went away, the answer still reaches it later through the outbox.
-    with suppress(StoreError):
-        sessions.begin_turn(session.id, run_id, question)
+    lang = language()
+    turn = chat.ask(workspace, question, session)
+    try:
+        started = next(turn)
+    except DailyCapReachedError as error:
+        st.error(error.message(lang), icon=":material/savings:")
+        return
+    except StoreError as error:
+        st.error(error.message(lang), icon=":material/database_off:")
+        return
+    assert isinstance(started, TurnStarted)
+    open_session(started.session.id)
     with st.chat_message("user"):
         st.markdown(sanitize(question))
     with st.chat_message("assistant"):
-        try:
-            memories = context.store.memories(user.id).active()
-        except StoreError:
-            memories = []
-        seen: list = []
-        summary = sessions.summary(session.id)
-        messenger = AekoMessenger(user, memories)
-        try:
-            events = messenger.stream(
-                question, session, summary=summary, budget=budget, run_id=run_id
-            )
-            response = run_with_trail(_recording(events, seen))
-        except AekoBudgetExceededError as error:
-            st.error(explain_budget_error(error, language()), icon=":material/savings:")
-            context.outbox.submit(
-                context.store,
-                Write.usage(
-                    user.id,
-                    run_id,
-                    "chat",
-                    error.usage,
-                    outcome="budget_exceeded",
-                    session_id=session.id,
-                ),
-            )
-            return
-        except AekoModelError:
-            st.error(t("model_unavailable"), icon=":material/cloud_off:")
-            return
-        except AekoError as error:
-            st.error(t("engine_error", message=str(error)), icon=":material/error:")
-            return
-        outcome = "answered" if response.message.output else "rejected"
-        context.outbox.submit(
-            context.store,
-            Write.usage(
-                user.id, run_id, "chat", response.usage, outcome=outcome, session_id=session.id
-            ),
-        )
-        if response.summary and response.summary != summary:
-            context.outbox.submit(
-                context.store, Write.summary(user.id, session.id, response.summary)
-            )
-        if response.message.output:
-            _render_answer(response.message.output)
-            verdict_badge(response)
-            usage = response.usage
-            st.caption(cost_text(usage.input_tokens, usage.output_tokens, usage.cost_usd))
-            meta = {
-                "approved": response.approved,
-                "reviewed": response.reviewed,
-                "guardrail_retries": response.guardrail_retries,
-                "agents": response.agents_called,
-                "cost_usd": usage.cost_usd,
-            }
-            write = Write.turn(user.id, session.id, run_id, response.message, meta)
-            feedback_at = (len(session.messages) - 1, response.message.submitted_at)
-        else:
-            verdict_badge(response)
-            st.error(t("rejected_turn"), icon=":material/gpp_bad:")
-            verdicts = [e for e in seen if isinstance(e, GuardrailVerdict)]
-            write = Write.rejection(
-                user.id,
-                session.id,
-                run_id,
-                question,
-                reasons=verdicts[-1].reasons if verdicts else "",
-                guardrail_retries=response.guardrail_retries,
-            )
-        if not context.outbox.submit(context.store, write):
-            st.warning(t("saved_later"), icon=":material/sync:")
-        elif response.message.output:
-            _feedback(session.id, *feedback_at, None)
+        ended = run_with_trail(turn)
+        assert isinstance(ended, TurnEnded)
+        _show_outcome(ended)
+
+
+def _show_outcome(ended: TurnEnded) -> None:
+    response = ended.response
+    if ended.status == "budget_exceeded":
+        st.error(explain_budget_error(ended.error, language()), icon=":material/savings:")
+        return
+    if ended.status == "model_unavailable":
+        st.error(t("model_unavailable"), icon=":material/cloud_off:")
+        return
+    if ended.status == "failed" or response is None:
+        st.error(t("engine_error", message=str(ended.error)), icon=":material/error:")
+        return
+    if ended.status == "answered":
+        _render_answer(response.message.output)
+        verdict_badge(response)
+        usage = response.usage
+        st.caption(cost_text(usage.input_tokens, usage.output_tokens, usage.cost_usd))
+    else:
+        verdict_badge(response)
+        st.error(t("rejected_turn"), icon=":material/gpp_bad:")
+    if not ended.saved:
+        st.warning(t("saved_later"), icon=":material/sync:")
+    elif ended.turn_index is not None:
+        _feedback(ended.session.id, ended.turn_index, response.message.submitted_at, None)
 
 
 question = st.chat_input(t("chat_placeholder"), submit_mode="disable", max_chars=4000)

@@ -2,49 +2,25 @@
 
 import streamlit as st
 
+from application import history
+from application.exports import conversation_markdown
 from application.safe_text import sanitize
-from components.context import current, require_database
+from components.context import current, require_workspace
 from components.i18n import language, t
 from components.plan_card import plan_card, plan_downloads
 from components.sessions_sidebar import SESSION_PARAM
-from engine import AekoSession
-from engine.protocol import fold
 from store import StoreError
 
 context = current()
 st.title(t("hist_title"))
-require_database(context)
-
-user = context.user
-query = fold(st.text_input(t("hist_search"), key="history-search"))
-
-
-def session_markdown(session: AekoSession) -> str:
-    lines = [f"# {session.name}", ""]
-    for turn in session.messages:
-        lines += [
-            f"**{t('chat_title')} – {turn.submitted_at:%d/%m/%Y %H:%M}**",
-            "",
-            f"> {turn.input}",
-            "",
-            sanitize(turn.output),
-            "",
-        ]
-    return "\n".join(lines)
-
+workspace = require_workspace(context)
+query = st.text_input(t("hist_search"), key="history-search")
 
 try:
     sessions_tab, plans_tab = st.tabs([t("hist_sessions"), t("hist_plans")])
     with sessions_tab:
-        repository = context.store.sessions(user.id)
-        shown = 0
-        for session in repository.list_full(limit=200):
-            text = fold(
-                " ".join([session.name, *(m.input + " " + m.output for m in session.messages)])
-            )
-            if query and query not in text:
-                continue
-            shown += 1
+        found = history.find_conversations(workspace, query)
+        for session in found:
             with st.container(border=True):
                 st.markdown(f"**{sanitize(session.name) or '—'}**")
                 stamp = f"{session.updated_at:%d/%m/%Y %H:%M}" if session.updated_at else ""
@@ -60,7 +36,7 @@ try:
                 with export_col:
                     st.download_button(
                         t("hist_export"),
-                        session_markdown(session),
+                        conversation_markdown(session, lang=language()),
                         file_name=f"conversa-{session.id}.md",
                         mime="text/markdown",
                         key=f"export-{session.id}",
@@ -68,19 +44,14 @@ try:
                 with delete_col, st.popover(t("delete"), icon=":material/delete:"):
                     st.write(t("confirm_delete"))
                     if st.button(t("delete"), key=f"delete-{session.id}", type="primary"):
-                        repository.delete(session.id)
+                        history.delete_conversation(workspace, session.id)
                         st.rerun()
-        if not shown:
+        if not found:
             st.info(t("hist_empty"))
 
     with plans_tab:
-        plans = context.store.plans(user.id)
-        shown = 0
-        for plan in plans.list(limit=200):
-            text = fold(" ".join([plan.defined_problem, plan.method, plan.reasoning]))
-            if query and query not in text:
-                continue
-            shown += 1
+        plans = history.find_plans(workspace, query)
+        for plan in plans:
             title = t("plan_title", number=plan.id_external_inventory)
             with st.expander(f"{title} · {plan.updated_at:%d/%m/%Y %H:%M}"):
                 plan_card(plan)
@@ -88,9 +59,9 @@ try:
                 with st.popover(t("delete"), icon=":material/delete:"):
                     st.write(t("confirm_delete"))
                     if st.button(t("delete"), key=f"delete-plan-{plan.id}", type="primary"):
-                        plans.delete(plan.id)
+                        history.delete_plan(workspace, plan.id)
                         st.rerun()
-        if not shown:
+        if not plans:
             st.info(t("hist_empty"))
 except StoreError as error:
     st.error(error.message(language()), icon=":material/database_off:")

@@ -2,40 +2,24 @@
 
 import hashlib
 import json
-from uuid import uuid4
 
 import pandas as pd
 import streamlit as st
 
+from application import inventories
+from application.inventories import PlanEnded
 from application.safe_text import sanitize
-from assets.sample_inventory import SAMPLE_NAME, SAMPLE_PATH
+from application.workspace import DailyCapReachedError
+from assets import SAMPLE_NAME, SAMPLE_PATH
 from components import charts, reconciliation
-from components.budget import explain_budget_error, run_budget
-from components.context import current, require_database
-from components.exports import plan_markdown
+from components.budget import explain_budget_error
+from components.context import current, require_workspace
 from components.i18n import language, number, t
 from components.plan_card import plan_card, plan_downloads
 from components.trail import cost_text, run_with_trail
-from engine import (
-    AekoBudgetExceededError,
-    AekoError,
-    AekoInventoryAnalyzer,
-    AekoModelError,
-    MalformedAgentOutputError,
-)
 from engine.errors import LocalizedError
-from engine.inventory import (
-    DEFAULT_GWP_SET,
-    FIELDS,
-    GWP_SETS,
-    Inventory,
-    InventoryError,
-    list_sheets,
-    load_inventory,
-)
+from engine.inventory import DEFAULT_GWP_SET, FIELDS, GWP_SETS, Inventory, InventoryError
 from engine.inventory.gwp import CH4_ORIGINS, DEFAULT_CH4_ORIGIN, gwp
-from store import StoreError
-from store.outbox import Write
 
 UPLOAD = "aeko_inventory_upload"  # (file name, bytes): the upload survives reruns
 PLAN = "aeko_inventory_plan"
@@ -49,7 +33,7 @@ st.caption(t("inv_caption"))
 @st.cache_data(show_spinner=False, max_entries=8)
 def _sheets(digest: str, name: str, _data: bytes) -> list[str]:
     # The digest keys the cache: a leading underscore keeps Streamlit from hashing the bytes.
-    return list_sheets(_data, filename=name)
+    return inventories.sheets(name, _data)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -63,14 +47,13 @@ def _load(
     ch4_origin: str,
     overrides_json: str,
 ) -> Inventory:
-    overrides = json.loads(overrides_json)
-    return load_inventory(
+    return inventories.load(
+        name,
         _data,
-        filename=name,
-        sheets=list(sheets) or None,
+        sheets=list(sheets),
         gwp_set=gwp_set,
         ch4_origin=ch4_origin,
-        column_overrides=overrides or None,
+        overrides=json.loads(overrides_json),
     )
 
 
@@ -235,13 +218,8 @@ with st.expander(t("inv_table"), icon=":material/table:"):
 
 # --- analysis -----------------------------------------------------------------------------
 st.subheader(t("inv_plan"))
-require_database(context)
-user = context.user
-plans = context.store.plans(user.id)
-try:
-    earlier = plans.list(limit=20)
-except StoreError:
-    earlier = []
+workspace = require_workspace(context)
+earlier = inventories.previous_plans(workspace)
 previous = st.selectbox(
     t("inv_previous"),
     [None, *earlier],
@@ -252,79 +230,40 @@ previous = st.selectbox(
     ),
 )
 
-if st.button(t("inv_analyze"), type="primary", icon=":material/auto_awesome:"):
-    budget = run_budget(context)
-    run_id = uuid4().hex
-    record = None
-    try:
-        record = context.store.inventories(user.id).save(
-            name,
-            data,
-            sheets=inventory.sheets,
-            mapping=inventory.mapping,
-            summary={
-                "total_tco2e": inventory.total_tco2e,
-                "gwp_set": inventory.gwp_set,
-                "ch4_origin": inventory.ch4_origin,
-                "year": inventory.year,
-                "status": inventory.status,
-                "rows": len(inventory.table),
-                "by_scope": inventory.totals_by("scope").to_dict("records"),
-            },
-        )
-        analyzer = AekoInventoryAnalyzer()
-        if previous is not None:
-            analyzer.set_context(plan_markdown(previous, title=t("inv_previous"), lang="pt"))
-        plan = run_with_trail(
-            analyzer.stream(
-                inventory, id_external_inventory=record.number, budget=budget, run_id=run_id
-            )
-        )
-        st.session_state[PLAN] = (plan, record.number)
-        context.outbox.submit(
-            context.store,
-            Write.usage(
-                user.id,
-                run_id,
-                "inventory",
-                plan.usage,
-                outcome="plan",
-                inventory_number=record.number,
-            ),
-        )
-        st.caption(
-            t(
-                "plan_cost",
-                cost=cost_text(
-                    plan.usage.input_tokens, plan.usage.output_tokens, plan.usage.cost_usd
-                ),
-            )
-        )
-        if context.outbox.submit(context.store, Write.plan(user.id, plan, run_id)):
+
+def _show_outcome(ended: PlanEnded) -> None:
+    error = ended.error
+    if ended.status == "planned" and ended.plan is not None:
+        usage = ended.plan.usage
+        cost = cost_text(usage.input_tokens, usage.output_tokens, usage.cost_usd)
+        st.caption(t("plan_cost", cost=cost))
+        if ended.saved:
             st.success(t("inv_plan_saved"), icon=":material/check:")
         else:
             st.warning(t("saved_later"), icon=":material/sync:")
-    except AekoBudgetExceededError as error:
+    elif ended.status == "budget_exceeded":
         st.error(explain_budget_error(error, lang), icon=":material/savings:")
-        context.outbox.submit(
-            context.store,
-            Write.usage(
-                user.id,
-                run_id,
-                "inventory",
-                error.usage,
-                outcome="budget_exceeded",
-                inventory_number=record.number if record else None,
-            ),
-        )
-    except MalformedAgentOutputError as error:
+    elif ended.status == "malformed":
         st.error(t("malformed_plan", n=error.attempts, missing=", ".join(error.missing)))
-    except AekoModelError:
+    elif ended.status == "model_unavailable":
         st.error(t("model_unavailable"), icon=":material/cloud_off:")
-    except LocalizedError as error:  # the database or the inventory: already in our words
+    elif isinstance(error, LocalizedError):  # the database or the inventory: our own words
         st.error(t("engine_error", message=error.message(lang)), icon=":material/error:")
-    except AekoError as error:
+    else:
         st.error(t("engine_error", message=str(error)), icon=":material/error:")
+
+
+if st.button(t("inv_analyze"), type="primary", icon=":material/auto_awesome:"):
+    run = inventories.analyse(workspace, name, data, inventory, previous=previous)
+    try:
+        ended = run_with_trail(run)
+    except DailyCapReachedError as error:
+        st.error(error.message(lang), icon=":material/savings:")
+    else:
+        assert isinstance(ended, PlanEnded)
+        if ended.plan is not None:
+            st.session_state[PLAN] = (ended.plan, ended.record.number)
+        _show_outcome(ended)
 
 if PLAN in st.session_state:
     plan, number = st.session_state[PLAN]

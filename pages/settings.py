@@ -1,12 +1,14 @@
 """Settings: language, profile, memories, provider status (the key is never shown)."""
 
-from datetime import UTC, datetime, time
+from datetime import UTC, datetime
 
 import streamlit as st
 
-from components.context import current, require_database
+from application import profile
+from application.safe_text import sanitize
+from components.context import current, require_workspace
 from components.i18n import LANGUAGES, language, set_language, t
-from components.trail import model_label
+from components.trail import model_display_name
 from store import StoreError
 
 context = current()
@@ -26,15 +28,14 @@ if choice != language():
 st.subheader(t("set_provider"))
 engine = context.engine
 st.write(t("set_key_missing") if engine.offline else t("set_key_set"))
-st.caption(f"{model_label(engine.fast_model)} / {model_label(engine.slow_model)}")
+st.caption(f"{model_display_name(engine.fast_model)} / {model_display_name(engine.slow_model)}")
 
-require_database(context)
-
-user = context.user
+workspace = require_workspace(context)
+user = workspace.user
 try:
     st.subheader(t("usage_title"))
-    usage = context.store.usage(user.id)
-    today, total = usage.totals_today(), usage.totals()
+    spent = profile.spending(workspace)
+    today, total = spent.today, spent.total
     left, right = st.columns(2)
     left.metric(
         t("usage_today"),
@@ -54,19 +55,18 @@ try:
         role = st.text_input(t("set_role"), value=user.role, max_chars=200)
         usecase = st.text_area(t("set_usecase"), value=user.usecase, max_chars=1000)
         if st.form_submit_button(t("save")):
-            context.store.users.update_profile(user.id, role=role.strip(), usecase=usecase.strip())
+            profile.update_profile(workspace, role=role, usecase=usecase)
             st.session_state.pop("aeko_user", None)
             st.success(t("set_saved"))
 
     st.subheader(t("set_memories"))
     st.caption(t("set_memories_help"))
-    memories = context.store.memories(user.id)
     now = datetime.now(UTC)
-    for memory in memories.all():
+    for memory in profile.memories(workspace):
         expired = memory.expires_at is not None and memory.expires_at <= now
         left, right = st.columns([5, 1])
         with left:
-            label = f"**{memory.field}**: {memory.description}"
+            label = f"**{sanitize(memory.field)}**: {sanitize(memory.description)}"
             if memory.expires_at:
                 state = (
                     t("set_expired")
@@ -82,22 +82,22 @@ try:
                         t("set_description"), value=memory.description, key=f"d-{memory.id}"
                     )
                     if st.button(t("save"), key=f"s-{memory.id}"):
-                        memories.update(
-                            memory.id, field=field.strip(), description=description.strip()
+                        profile.edit_memory(
+                            workspace, memory.id, field=field, description=description
                         )
                         st.rerun()
         with right:
             if not expired and st.button(t("set_expire"), key=f"x-{memory.id}"):
-                memories.expire(memory.id)
+                profile.forget(workspace, memory.id)
                 st.rerun()
 
     with st.form("memory", clear_on_submit=True):
         field = st.text_input(t("set_field"), max_chars=100)
         description = st.text_area(t("set_description"), max_chars=1000)
-        expires = st.date_input(t("set_expires"), value=None, min_value=now.date())
-        if st.form_submit_button(t("set_add")) and field.strip() and description.strip():
-            expires_at = datetime.combine(expires, time.max, tzinfo=UTC) if expires else None
-            memories.add(field.strip(), description.strip(), expires_at=expires_at)
+        last_day = st.date_input(t("set_expires"), value=None, min_value=now.date())
+        if st.form_submit_button(t("set_add")) and profile.remember(
+            workspace, field, description, last_day=last_day
+        ):
             st.rerun()
 except StoreError as error:
     st.error(error.message(language()), icon=":material/database_off:")

@@ -188,11 +188,11 @@ def test_inventory_sample_to_charts_to_a_saved_plan(app_env):
     assert not app.exception
     assert len(app.get("vega_lite_chart")) == 4
     total = next(m for m in app.metric if m.label == "Total")
-    from assets.sample_inventory import SAMPLE_PATH
+    from assets import SAMPLE_PATH
+    from engine.formatting import number
     from engine.inventory import load_inventory
-    from engine.inventory.digest import br
 
-    assert total.value == f"{br(load_inventory(SAMPLE_PATH).total_tco2e)} t CO2e (AR5)"
+    assert total.value == f"{number(load_inventory(SAMPLE_PATH).total_tco2e)} t CO2e (AR5)"
     assert [s.value for s in app.success] == ["Conferido com os totais da planilha."]
     assert not app.error
     assert _metric(app, "Escopo 2 (localização)").endswith("t CO2e")
@@ -281,7 +281,7 @@ _CONFLICTING = {
 
 
 def test_inventory_scopes_and_numbers_follow_the_interface_language(app_env):
-    from assets.sample_inventory import SAMPLE_NAME, SAMPLE_PATH
+    from assets import SAMPLE_NAME, SAMPLE_PATH
     from engine.inventory import load_inventory
 
     data = SAMPLE_PATH.read_bytes()
@@ -349,9 +349,9 @@ def test_several_years_show_the_headline_year_and_the_evolution(app_env):
 
 
 def test_ar6_methane_choice_is_passed_to_the_loader_and_stated_with_the_total(app_env):
-    from assets.sample_inventory import SAMPLE_NAME, SAMPLE_PATH
+    from assets import SAMPLE_NAME, SAMPLE_PATH
+    from engine.formatting import number
     from engine.inventory import load_inventory
-    from engine.inventory.digest import br
 
     app = _inventory_page(SAMPLE_NAME, SAMPLE_PATH.read_bytes())
     methane = app.selectbox(key="ch4-origin")
@@ -363,7 +363,7 @@ def test_ar6_methane_choice_is_passed_to_the_loader_and_stated_with_the_total(ap
     methane.set_value("fossil").run()
     assert not app.exception
     expected = load_inventory(SAMPLE_PATH, gwp_set="AR6", ch4_origin="fossil").total_tco2e
-    assert _metric(app, "Total") == f"{br(expected)} t CO2e (AR6 (CH4 29,8: metano fóssil))"
+    assert _metric(app, "Total") == f"{number(expected)} t CO2e (AR6 (CH4 29,8: metano fóssil))"
 
 
 def test_inventory_bad_file_gets_a_short_message_in_the_user_language(app_env):

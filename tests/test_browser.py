@@ -125,7 +125,7 @@ def test_ask_a_question_see_the_trail_and_answer_then_reload(server, page):
 
 
 def test_upload_a_workbook_see_the_charts_run_the_analysis_see_the_plan(server, page):
-    from assets.sample_inventory import SAMPLE_PATH
+    from assets import SAMPLE_PATH
 
     page.goto(f"{server}/inventory")
     page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(SAMPLE_PATH))
@@ -136,3 +136,12 @@ def test_upload_a_workbook_see_the_charts_run_the_analysis_see_the_plan(server, 
     page.get_by_text("Problema definido").first.wait_for()
     assert "t CO2e" in page.get_by_test_id("stMain").inner_text()
     page.screenshot(path=ARTIFACTS / "inventory-plan.png", full_page=True)
+
+    # The downloads are real files.
+    downloads = page.get_by_test_id("stDownloadButton")
+    with page.expect_download() as pdf:
+        downloads.get_by_role("button", name="PDF").first.click()
+    assert Path(pdf.value.path()).read_bytes().startswith(b"%PDF")
+    with page.expect_download() as word:
+        downloads.get_by_role("button", name="Word (DOCX)").first.click()
+    assert Path(word.value.path()).read_bytes().startswith(b"PK")  # a DOCX is a zip

@@ -9,8 +9,8 @@ from engine.agents.catalog import (
     INVENTORY_ANALYST,
     POLLUTANTS_ANALYST,
 )
+from engine.formatting import number
 from engine.inventory import DEFAULT_DIGEST_CHARS, load_inventory
-from engine.inventory.digest import br
 from engine.models.scripted import ScriptedChatModel
 from tests import inventory_fixtures as fx
 
@@ -80,6 +80,6 @@ def test_analysts_query_the_run_s_own_inventory_with_the_tool():
     returned = [e for e in events if isinstance(e, ToolReturned)]
     assert [(e.agent, e.tool) for e in called] == [(POLLUTANTS_ANALYST, "consultar_inventario")]
     assert not returned[0].error
-    co2 = br(expected.per_gas_t["CO2"])  # CO2's GWP is 1: its t CO2e are its tonnes
+    co2 = number(expected.per_gas_t["CO2"])  # CO2's GWP is 1: its t CO2e are its tonnes
     assert f"| CO2 | {co2} |" in returned[0].output and "AR5" in returned[0].output
     assert events[-1].result.method == "HVO."

@@ -2,6 +2,8 @@
 
 import pytest
 
+import engine.runtime as runtime_module
+import engine.summary as summary_module
 from engine import (
     Aeko,
     AekoInventoryAnalyzer,
@@ -16,16 +18,23 @@ from engine.agents.catalog import (
     FAQ,
     GREEN_GASES_ANALYST,
     GUARDRAIL,
+    INVENTORY_ANALYST,
     ORCHESTRATOR,
     POLLUTANTS_ANALYST,
     ROUTER,
 )
-from engine.inventory import load_inventory
-from engine.inventory.digest import br, pct
+from engine.agents.request import AgentRequest
+from engine.constants import SESSION_HISTORY_USAGE
+from engine.formatting import number, percent
+from engine.graph import context
+from engine.inventory import Inventory, load_inventory
 from engine.offline import OFFLINE_MODEL_NAME, OfflineAnalyst
+from engine.offline import agents as offline_agents
+from engine.offline import model as offline_model
 from engine.offline.intent import classify
 from engine.offline.knowledge import entries, search
 from engine.offline.language import detect_language
+from engine.offline.model import NO_REQUEST_ANSWER
 from tests import inventory_fixtures as fx
 
 
@@ -170,9 +179,9 @@ def test_inventory_flow_offline_plan_numbers_equal_the_ingestion_analytics(offli
     plan = AekoInventoryAnalyzer().analyze(inventory, id_external_inventory=3)
     pareto = inventory.pareto()
     top = pareto.iloc[0]
-    assert br(inventory.total_tco2e) in plan.defined_problem
-    assert f"{br(top['tco2e'])} t CO2e" in plan.defined_problem
-    assert pct(top["share"]) in plan.defined_problem
+    assert number(inventory.total_tco2e) in plan.defined_problem
+    assert f"{number(top['tco2e'])} t CO2e" in plan.defined_problem
+    assert percent(top["share"]) in plan.defined_problem
     assert inventory.gwp_set in plan.defined_problem
     assert "### 1." in plan.method
     assert "t CO2e" in plan.reasoning
@@ -201,3 +210,123 @@ def test_offline_runs_are_deterministic(offline, analyst):
     assert [c.input_tokens for c in first.usage.calls] == [
         c.input_tokens for c in second.usage.calls
     ]
+
+
+# --- the offline analyst reads the structured request, never the prompt's wording ----------
+
+_MARKDOWN = (
+    "| Fonte | Combustível | Gás | Emissões (t) |\n|---|---|---|---|\n"
+    "| Caldeira | Óleo diesel | CO2 | 1240 |\n| Forno | Gás natural | CO2 | 800 |\n"
+    "| Chiller | — | HFC-134a | 0,05 |"
+)
+_QUESTIONS = (
+    "O que é escopo 2?",
+    "What is scope 2?",
+    "Qual o melhor restaurante de São Paulo?",
+    "Com o que posso substituir o HFC-134a dos nossos chillers?",
+    "Quanto pesa o metano (CH4) comparado ao N2O?",
+    "Monte um plano para reduzir o escopo 1 em 20% até 2030",
+)
+
+
+def _offline_answers(analyst) -> dict[str, object]:
+    """Every offline path: each chat route, a profile language, the summarizer, and both
+    inventory inputs (an ingested inventory, read as its digest, and small Markdown)."""
+    model = OfflineAnalyst()
+    Aeko.config(fast_model=model, slow_model=model)  # rebuilds the agents' system prompts
+    english = [AekoUserMemory(field="idioma", description="prefere respostas em inglês")]
+    answers: dict[str, object] = {}
+    for question in _QUESTIONS:
+        response = AekoMessenger(analyst).send_message(question, AekoSession())
+        answers[question] = (response.message.output, response.agents_called, response.approved)
+    answers["profile"] = (
+        AekoMessenger(analyst, english)
+        .send_message("O que é escopo 2?", AekoSession())
+        .message.output
+    )
+    session, messenger = AekoSession(), AekoMessenger(analyst)
+    for index in range(SESSION_HISTORY_USAGE + 2):  # older turns get folded into a summary
+        response = messenger.send_message(f"O que é escopo {1 + index % 3}? ({index})", session)
+    assert response.summary is not None
+    answers["summary"] = response.summary.text
+    data, _ = fx.ghg_program_workbook()
+    for name, inventory in (("ingested", load_inventory(data, filename="programa.xlsx")),
+                            ("markdown", _MARKDOWN)):  # fmt: skip
+        plan = AekoInventoryAnalyzer().analyze(inventory, id_external_inventory=7)
+        answers[name] = (plan.defined_problem, plan.method, plan.reasoning, plan.agents_called)
+    return answers
+
+
+def test_offline_answers_do_not_depend_on_the_prompt_wording(monkeypatch, analyst):
+    before = _offline_answers(analyst)
+
+    # Reword everything a model reads: the system prompt's agents heading and list, every
+    # section label of a request, the summarizer's labels, and the inventory digest.
+    render = runtime_module.render_system_prompt
+    monkeypatch.setattr(
+        runtime_module,
+        "render_system_prompt",
+        lambda *args: (
+            render(*args)
+            .replace("# Agentes Disponiveis", "# Quem pode vir depois")
+            .replace("\n- ", "\n* ")
+        ),
+    )
+    for label in ("BUSINESS_CONTEXT", "PREVIOUS_REPORT", "SUMMARY", "HISTORY", "QUESTION",
+                  "INVENTORY", "FINDINGS", "GUARDRAIL_POINTS", "REVIEW_DRAFT",
+                  "REVIEW_QUESTION", "REVIEW_FINDINGS"):  # fmt: skip
+        monkeypatch.setattr(context, label, f"Seção {label.lower()} reescrita")
+    monkeypatch.setattr(summary_module, "PREVIOUS", "Memória até aqui")
+    monkeypatch.setattr(summary_module, "NEW_TURNS", "Conversa nova")
+    digest = Inventory.digest
+    monkeypatch.setattr(
+        Inventory,
+        "digest",
+        lambda self, *args: (
+            digest(self, *args).replace("Total:", "Soma geral:").replace("## ", "### Tabela: ")
+        ),
+    )
+    seen: list[str] = []
+    usage = offline_model.estimated_usage
+
+    def spy(messages, answer):
+        seen.append("\n".join(message.text for message in messages))
+        return usage(messages, answer)
+
+    monkeypatch.setattr(offline_model, "estimated_usage", spy)
+
+    after = _offline_answers(analyst)
+
+    prompts = "\n".join(seen)
+    assert "# Quem pode vir depois" in prompts and "# Agentes Disponiveis" not in prompts
+    assert "Seção question reescrita:" in prompts and "Conversa nova:" in prompts
+    assert "Soma geral:" in prompts  # the agents really read the reworded digest
+    assert after == before
+
+
+def test_offline_analyst_called_without_the_structured_request_answers_a_fallback():
+    reply = OfflineAnalyst().invoke("O que é escopo 2?")
+    assert reply.text == NO_REQUEST_ANSWER
+    assert reply.usage_metadata["output_tokens"] > 0
+    tagged = OfflineAnalyst().invoke("What is scope 2?", config={"metadata": {"agent": FAQ}})
+    assert tagged.text == NO_REQUEST_ANSWER
+
+
+def test_a_plan_rewrite_carries_the_missing_sections_and_the_previous_plan(monkeypatch, offline):
+    asked: list[AgentRequest] = []
+    plan = offline_agents.coordinator
+
+    def forgetful(request: AgentRequest) -> str:
+        asked.append(request)
+        full = plan(request)
+        return full.split("## Raciocínio")[0] if len(asked) == 1 else full
+
+    monkeypatch.setitem(offline_agents.RESPONDERS, COORDINATOR, forgetful)
+    result = AekoInventoryAnalyzer().analyze(_MARKDOWN, id_external_inventory=8)
+    first, rewrite = asked
+    assert first.missing_sections == () and first.previous_answer == ""
+    assert rewrite.missing_sections == ("reasoning",)
+    assert rewrite.previous_answer.startswith("## Problema definido")
+    assert rewrite.inventory_text == _MARKDOWN and rewrite.flow == "inventory"
+    assert set(rewrite.findings) == {INVENTORY_ANALYST, POLLUTANTS_ANALYST, GREEN_GASES_ANALYST}
+    assert result.reasoning

@@ -1,3 +1,9 @@
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import pytest
 from genai_prices import Usage, calc_price
 
@@ -7,6 +13,7 @@ from engine.models.scripted import ScriptedChatModel
 from engine.offline import OfflineAnalyst
 from engine.pricing import call_cost
 
+ENGINE = Path(__file__).resolve().parents[1] / "engine"
 FAQ_PATH = {ROUTER: ["Next agent: FAQ"], FAQ: ["R.\nNext agent: Nenhum"]}
 
 
@@ -48,3 +55,21 @@ def test_the_offline_analyst_is_free():
         .usage
     )
     assert usage.cost_usd == 0.0
+
+
+def test_the_cost_module_pulls_in_neither_pandas_nor_the_offline_analyst():
+    # ``engine/__init__.py`` imports the whole public API (pandas included), so the package
+    # is stood in for by a bare one: this checks what ``engine.pricing`` itself depends on.
+    code = textwrap.dedent(f"""
+        import json, sys, types
+        package = types.ModuleType("engine")
+        package.__path__ = [{str(ENGINE)!r}]
+        sys.modules["engine"] = package
+        import engine.pricing
+        heavy = ("pandas", "rank_bm25", "engine.offline", "engine.inventory")
+        print(json.dumps(sorted(name for name in sys.modules if name.startswith(heavy))))
+    """)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert json.loads(done.stdout) == []

@@ -7,20 +7,19 @@ from datetime import date
 import openpyxl
 import pytest
 
-from assets.sample_inventory import (
+from assets import SAMPLE_NAME, SAMPLE_PATH
+from engine.inventory import load_inventory
+from scripts.sample_inventory import (
     CARBONATE_EF,
     DIESEL_BLENDS,
     LITERATURE_GJ_PER_T,
     NCV_GJ,
     PLANTS,
-    SAMPLE_NAME,
-    SAMPLE_PATH,
     build_sample_workbook,
     mobile_sources,
     process_sources,
     stationary_sources,
 )
-from engine.inventory import load_inventory
 
 DATA_SHEETS = [
     "Combustão estacionária",

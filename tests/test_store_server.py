@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from pymongo import MongoClient, monitoring
 
+from application.outbox import Outbox, Write
 from engine import AekoImprovementPlan, AekoMessage
 from store import StoreConfig, StoreUnavailableError, connect, describe_target
 from store.client import Store
 from store.embedded import start_or_join
-from store.outbox import Outbox, Write
 
 ROOT = Path(__file__).resolve().parents[1]
 

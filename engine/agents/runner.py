@@ -9,8 +9,9 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
-from langchain_core.runnables import Runnable
+from langchain_core.runnables import Runnable, RunnableConfig
 
+from engine.agents.request import AgentRequest, SummaryRequest, call_metadata
 from engine.budget import BudgetTracker
 from engine.constants import MAX_TOOL_ROUNDS
 from engine.dto import AekoModelCall, AekoTool
@@ -18,9 +19,9 @@ from engine.errors import AekoModelError
 from engine.events import ModelFellBack, ModelRetried, ToolCalled, ToolReturned
 from engine.models.resilience import (
     RetryPolicy,
+    configured_model_name,
     describe,
     is_retryable,
-    model_label,
     retry_after,
 )
 from engine.pricing import call_cost
@@ -63,8 +64,18 @@ class AgentRunner:
             self._tool_chain = self._answer_chain
 
     def run(
-        self, request: str, temporal: str, emit: Emit, budget: BudgetTracker | None = None
+        self,
+        request: str,
+        temporal: str,
+        emit: Emit,
+        budget: BudgetTracker | None = None,
+        *,
+        structured: AgentRequest | SummaryRequest | None = None,
     ) -> AgentReply:
+        """``request`` is the text the model reads; ``structured`` is the same request as
+        data, for models that compute their answer (the offline analyst). It travels in the
+        call's run metadata, which reaches callbacks but never a provider's payload."""
+        config = {**self._config, "metadata": call_metadata(self.name, structured)}
         messages: list[BaseMessage] = [
             SystemMessage(f"{self.system_prompt}\n\n{temporal}"),
             HumanMessage(request),
@@ -76,7 +87,7 @@ class AgentRunner:
             with_tools = bool(self._tools) and round_index < MAX_TOOL_ROUNDS
             budget.before_call(self.name)
             chain = self._tool_chain if with_tools else self._answer_chain
-            message, call = self._call(chain, messages, emit)
+            message, call = self._call(chain, messages, emit, config)
             budget.record(call)
             calls.append(call)
             if not (with_tools and message.tool_calls):
@@ -87,7 +98,11 @@ class AgentRunner:
         return AgentReply(text=text, raw_next=raw_next, calls=calls)
 
     def _call(
-        self, chain: Sequence[Runnable], messages: list[BaseMessage], emit: Emit
+        self,
+        chain: Sequence[Runnable],
+        messages: list[BaseMessage],
+        emit: Emit,
+        config: RunnableConfig,
     ) -> tuple[AIMessage, AekoModelCall]:
         started = time.perf_counter()
         failures = 0
@@ -96,7 +111,7 @@ class AgentRunner:
             attempt = 0
             while True:
                 try:
-                    message = model.invoke(messages, config=self._config)
+                    message = model.invoke(messages, config=config)
                 except Exception as exc:
                     last, failures = exc, failures + 1
                     if is_retryable(exc) and attempt < self.retry.max_retries:
@@ -105,7 +120,7 @@ class AgentRunner:
                         emit(
                             ModelRetried(
                                 agent=self.name,
-                                model=model_label(model),
+                                model=configured_model_name(model),
                                 attempt=attempt,
                                 delay_s=delay,
                                 reason=describe(exc),
@@ -119,8 +134,8 @@ class AgentRunner:
                 emit(
                     ModelFellBack(
                         agent=self.name,
-                        from_model=model_label(model),
-                        to_model=model_label(chain[index + 1]),
+                        from_model=configured_model_name(model),
+                        to_model=configured_model_name(chain[index + 1]),
                         reason=describe(last),
                     )
                 )
@@ -130,7 +145,7 @@ class AgentRunner:
         self, message: AIMessage, model: Runnable, started: float, failures: int
     ) -> AekoModelCall:
         usage = message.usage_metadata or {}
-        name = _model_name(message) or model_label(model)
+        name = _model_name(message) or configured_model_name(model)
         input_tokens, output_tokens = usage.get("input_tokens", 0), usage.get("output_tokens", 0)
         return AekoModelCall(
             agent=self.name,

@@ -7,14 +7,22 @@ turns, the question, the findings so far and the guardrail's last reasons.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from engine.agents.catalog import ORCHESTRATOR
+from engine.agents.catalog import GUARDRAIL, ORCHESTRATOR
+from engine.agents.request import AgentRequest
 from engine.constants import SESSION_HISTORY_USAGE
-from engine.dto import AekoMessage, AekoUser, AekoUserMemory
+from engine.dto import AekoMessage, AekoUser, AekoUserMemory, Flow
+from engine.graph.routing import successors_for_prompt
 from engine.graph.state import RunState
 from engine.protocol import PLAN_HEADINGS
 
-# The section labels of a request: the agents (and the offline analyst) read them.
+if TYPE_CHECKING:
+    from engine.inventory import Inventory
+
+# The section labels of a request as a real model reads it. The offline analyst reads the
+# structured request instead (engine.agents.request), so rewording these changes nothing there.
 BUSINESS_CONTEXT = "Contexto do negócio"
 PREVIOUS_REPORT = "Relatório anterior (contexto)"
 SUMMARY = "Resumo da conversa anterior"
@@ -90,10 +98,64 @@ def plan_rewrite_request(state: RunState, missing: Sequence[str]) -> str:
     )
 
 
-def latest_findings(state: RunState) -> str:
+def newest_findings(state: RunState) -> dict[str, str]:
     """The newest finding of each agent, in the order the agents first reported."""
     newest: dict[str, str] = {}
     for finding in state.get("findings", []):
         if finding["agent"] != ORCHESTRATOR:
             newest[finding["agent"]] = finding["text"]
-    return "\n".join(f"- {agent}: {text}" for agent, text in newest.items())
+    return newest
+
+
+# --- the same requests as data (engine.agents.request), for models that compute answers ---
+
+
+def structured_request(
+    state: RunState, flow: Flow, agent: str, inventory: Inventory | None = None
+) -> AgentRequest:
+    """What ``agent_request`` renders, as fields. ``inventory`` is the run's ingested
+    ``Inventory``, if any: in the inventory flow ``state["request"]`` is its digest."""
+    inventory_flow = flow == "inventory"
+    rejections = state.get("rejections") or []
+    return AgentRequest(
+        agent=agent,
+        flow=flow,
+        successors=successors_for_prompt(flow, agent),
+        question="" if inventory_flow else state["request"],
+        context=state.get("context", ""),
+        summary=state.get("summary", ""),
+        history=state.get("history", ""),
+        inventory_text=state["request"] if inventory_flow else "",
+        inventory=inventory if inventory_flow else None,
+        findings=newest_findings(state),
+        retry_reasons=rejections[-1] if rejections else "",
+    )
+
+
+def structured_guardrail_request(state: RunState) -> AgentRequest:
+    """What ``guardrail_request`` renders: the draft, the question and the findings."""
+    return AgentRequest(
+        agent=GUARDRAIL,
+        flow="chat",
+        successors=successors_for_prompt("chat", GUARDRAIL),
+        question=state["request"],
+        findings=newest_findings(state),
+        draft=state.get("draft", ""),
+    )
+
+
+def structured_plan_rewrite(
+    state: RunState, agent: str, missing: Sequence[str], inventory: Inventory | None = None
+) -> AgentRequest:
+    """What ``plan_rewrite_request`` renders: the original request, the plan to redo and
+    the sections it lacked."""
+    return replace(
+        structured_request(state, "inventory", agent, inventory),
+        previous_answer=state.get("plan_answer", ""),
+        missing_sections=tuple(missing),
+    )
+
+
+def latest_findings(state: RunState) -> str:
+    """``newest_findings`` as the request text lists them."""
+    return "\n".join(f"- {agent}: {text}" for agent, text in newest_findings(state).items())

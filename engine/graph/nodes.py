@@ -22,6 +22,7 @@ from engine.agents.catalog import (
     POLLUTANTS_ANALYST,
     ROUTER,
 )
+from engine.agents.request import AgentRequest
 from engine.agents.runner import AgentReply, AgentRunner
 from engine.budget import BUDGET_KEY
 from engine.constants import GUARD_RAIL_MAX_RETRIES, PLAN_FORMAT_MAX_RETRIES
@@ -30,6 +31,7 @@ from engine.events import AgentFinished, AgentStarted, GuardrailVerdict, PlanRew
 from engine.graph import context
 from engine.graph.routing import Flow, next_node
 from engine.graph.state import RunState
+from engine.inventory.tool import INVENTORY_KEY
 from engine.protocol import PLAN_HEADINGS, parse_plan, read_verdict
 
 Node = Callable[[RunState], dict[str, Any]]
@@ -52,11 +54,24 @@ def make_node(flow: Flow, runner: AgentRunner) -> Node:
     raise ValueError(f"{agent} takes no part in the {flow} flow")
 
 
-def _run(runner: AgentRunner, state: RunState, request: str) -> tuple[AgentReply, Any]:
+def _run(
+    runner: AgentRunner, state: RunState, request: str, structured: AgentRequest
+) -> tuple[AgentReply, Any]:
+    """Run the agent on its request: the text a real model reads, and the same as data."""
     emit = get_stream_writer()
     emit(AgentStarted(agent=runner.name, attempt=state.get("attempt", 1)))
     budget = (get_config().get("configurable") or {}).get(BUDGET_KEY)
-    return runner.run(request, state["temporal"], emit, budget), emit
+    return runner.run(request, state["temporal"], emit, budget, structured=structured), emit
+
+
+def _chat_request(runner: AgentRunner, state: RunState) -> tuple[str, AgentRequest]:
+    text = context.agent_request(state, inventory=False)
+    return text, context.structured_request(state, "chat", runner.name)
+
+
+def _run_inventory() -> Any:
+    """The run's ingested inventory, if any: it travels in the config, like the budget."""
+    return (get_config().get("configurable") or {}).get(INVENTORY_KEY)
 
 
 def _finished(
@@ -87,7 +102,7 @@ def _routing_agent(runner: AgentRunner) -> Node:
     """The router and the chat-flow analysts: they name who follows them."""
 
     def node(state: RunState) -> dict[str, Any]:
-        reply, emit = _run(runner, state, context.agent_request(state, inventory=False))
+        reply, emit = _run(runner, state, *_chat_request(runner, state))
         attempt = state.get("attempt", 1)
         findings = state.get("findings", [])
         ran = frozenset(f["agent"] for f in findings if f["attempt"] == attempt)
@@ -113,7 +128,7 @@ def _answering_agent(runner: AgentRunner) -> Node:
     """FAQ, and the coordinator in chat: their text is the answer, unreviewed."""
 
     def node(state: RunState) -> dict[str, Any]:
-        reply, emit = _run(runner, state, context.agent_request(state, inventory=False))
+        reply, emit = _run(runner, state, *_chat_request(runner, state))
         _finished(emit, runner, reply, state, None)
         update = _accounting(runner, reply)
         update.update(answer=reply.text, reviewed=False, approved=False)
@@ -127,7 +142,7 @@ def _answering_agent(runner: AgentRunner) -> Node:
 
 def _orchestrator(runner: AgentRunner) -> Node:
     def node(state: RunState) -> dict[str, Any]:
-        reply, emit = _run(runner, state, context.agent_request(state, inventory=False))
+        reply, emit = _run(runner, state, *_chat_request(runner, state))
         _finished(emit, runner, reply, state, GUARDRAIL)
         return {**_accounting(runner, reply), "draft": reply.text}
 
@@ -136,7 +151,12 @@ def _orchestrator(runner: AgentRunner) -> Node:
 
 def _guardrail(runner: AgentRunner) -> Node:
     def node(state: RunState) -> dict[str, Any]:
-        reply, emit = _run(runner, state, context.guardrail_request(state))
+        reply, emit = _run(
+            runner,
+            state,
+            context.guardrail_request(state),
+            context.structured_guardrail_request(state),
+        )
         verdict = read_verdict(reply.text)
         attempt = state.get("attempt", 1)
         final = verdict.approved or attempt > GUARD_RAIL_MAX_RETRIES
@@ -163,7 +183,12 @@ def _inventory_analyst(runner: AgentRunner) -> Node:
     """The inventory flow's analysts: the graph's shape, not their marker, routes them."""
 
     def node(state: RunState) -> dict[str, Any]:
-        reply, emit = _run(runner, state, context.agent_request(state, inventory=True))
+        reply, emit = _run(
+            runner,
+            state,
+            context.agent_request(state, inventory=True),
+            context.structured_request(state, "inventory", runner.name, _run_inventory()),
+        )
         target = COORDINATOR if runner.name != INVENTORY_ANALYST else None
         _finished(emit, runner, reply, state, target)
         finding = {"agent": runner.name, "text": reply.text, "attempt": 1}
@@ -178,12 +203,16 @@ def _plan_coordinator(runner: AgentRunner) -> Node:
     def node(state: RunState) -> dict[str, Any]:
         rewrites = state.get("rewrites", 0)
         missing_before = state.get("plan_missing", ())
-        request = (
-            context.plan_rewrite_request(state, missing_before)
-            if rewrites
-            else context.agent_request(state, inventory=True)
-        )
-        reply, emit = _run(runner, state, request)
+        inventory = _run_inventory()
+        if rewrites:
+            request = context.plan_rewrite_request(state, missing_before)
+            structured = context.structured_plan_rewrite(
+                state, runner.name, missing_before, inventory
+            )
+        else:
+            request = context.agent_request(state, inventory=True)
+            structured = context.structured_request(state, "inventory", runner.name, inventory)
+        reply, emit = _run(runner, state, request, structured)
         plan = parse_plan(reply.text)
         retry = bool(plan.missing) and rewrites < PLAN_FORMAT_MAX_RETRIES
         target = COORDINATOR if retry else END

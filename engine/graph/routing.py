@@ -6,7 +6,6 @@ no name at all, takes the current agent's default route. A run never dies on a r
 """
 
 from dataclasses import dataclass
-from typing import Literal
 
 from langgraph.graph import END
 
@@ -22,9 +21,9 @@ from engine.agents.catalog import (
     ROUTER,
     SPECIALISTS,
 )
+from engine.dto import Flow
 from engine.protocol import clean_marker_name, fold
 
-Flow = Literal["chat", "inventory"]
 NO_AGENT = "Nenhum"  # what an agent writes when nobody follows it
 
 

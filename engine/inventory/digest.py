@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from engine.formatting import number, percent
 from engine.inventory import fields as F
 
 if TYPE_CHECKING:
@@ -28,16 +29,6 @@ LABELS = {
     F.SCOPE: "escopo", F.GAS: "gás", F.CATEGORY: "categoria", F.FACILITY: "unidade",
     F.SOURCE: "fonte", F.FUEL: "combustível", F.YEAR: "ano",
 }  # fmt: skip
-
-
-def br(value: float, decimals: int = 1) -> str:
-    """1234.5 -> '1.234,5': the digest speaks Brazilian Portuguese."""
-    text = f"{value:,.{decimals}f}"
-    return text.replace(",", "\0").replace(".", ",").replace("\0", ".")
-
-
-def pct(share: float) -> str:
-    return f"{br(share * 100, 1)}%"
 
 
 def build_digest(inventory: Inventory, max_chars: int = DEFAULT_DIGEST_CHARS) -> str:
@@ -59,7 +50,7 @@ def _header(inv: Inventory, rows: int) -> str:
         f"Abas com emissões: {_cut(', '.join(inv.sheets), 300)}",
         f"Linhas canônicas (fonte × gás): {len(inv.table)}",
         f"Conjunto de GWP: {inv.gwp_label('pt')} (IPCC, 100 anos)",
-        f"Total: {br(inv.total_tco2e)} t CO2e",
+        f"Total: {number(inv.total_tco2e)} t CO2e",
     ]
     if len(inv.years) > 1:
         lines.append(f"Ano do total: {inv.year} (a planilha traz {', '.join(inv.years)})")
@@ -68,14 +59,14 @@ def _header(inv: Inventory, rows: int) -> str:
     market = inv.scope2_market_tco2e
     if market is not None:
         lines.append(
-            f"Escopo 2: {br(inv.scope2_location_tco2e)} t CO2e por localização (no total); "
-            f"{br(market)} t CO2e por escolha de compra (ao lado, nunca somado)"
+            f"Escopo 2: {number(inv.scope2_location_tco2e)} t CO2e por localização (no total); "
+            f"{number(market)} t CO2e por escolha de compra (ao lado, nunca somado)"
         )
     if inv.biogenic_co2_t:
-        lines.append(f"CO2 biogênico (fora do total): {br(inv.biogenic_co2_t)} t")
+        lines.append(f"CO2 biogênico (fora do total): {number(inv.biogenic_co2_t)} t")
     if inv.montreal_tco2e:
         lines.append(
-            f"Gases do Protocolo de Montreal (fora do total): {br(inv.montreal_tco2e)} t CO2e"
+            f"Gases do Protocolo de Montreal (fora do total): {number(inv.montreal_tco2e)} t CO2e"
         )
     if reported:
         lines.append(
@@ -95,13 +86,13 @@ def _totals(field: str, limit: int | None = None) -> Callable[[Inventory, int], 
         shown = totals.head(cap)
         lines = [f"## Por {LABELS[field]}", f"| {LABELS[field]} | t CO2e | % |", "|---|---:|---:|"]
         lines += [
-            f"| {_cut(_label(field, value), 60)} | {br(t)} | {pct(share)} |"
+            f"| {_cut(_label(field, value), 60)} | {number(t)} | {percent(share)} |"
             for value, t, share in shown.itertuples(index=False)
         ]
         if len(totals) > cap:
             rest = totals.iloc[cap:]
-            lines.append(f"| outros ({len(rest)}) | {br(rest['tco2e'].sum())} | "
-                         f"{pct(rest['share'].sum())} |")  # fmt: skip
+            lines.append(f"| outros ({len(rest)}) | {number(rest['tco2e'].sum())} | "
+                         f"{percent(rest['share'].sum())} |")  # fmt: skip
         return "\n".join(lines)
 
     return section
@@ -124,8 +115,8 @@ def _pareto(inv: Inventory, rows: int) -> str:
         "|---|---|---|---|---:|---:|---:|",
     ]
     lines += [
-        f"| {_cut(str(s), 50)} | {_cut(str(f), 30)} | {_cut(str(fu), 30)} | {g} | {br(t)} | "
-        f"{pct(sh)} | {pct(cum)} |"
+        f"| {_cut(str(s), 50)} | {_cut(str(f), 30)} | {_cut(str(fu), 30)} | {g} | {number(t)} | "
+        f"{percent(sh)} | {percent(cum)} |"
         for s, f, fu, g, t, sh, cum in top.itertuples(index=False)
     ]
     return "\n".join(lines)
@@ -137,8 +128,8 @@ def _year_over_year(inv: Inventory, rows: int) -> str:
         return ""
     lines = ["## Evolução anual", "| ano | t CO2e | variação |", "|---|---:|---:|"]
     for year, t, change, change_pct in yoy.itertuples(index=False):
-        delta = "—" if pd.isna(change) else f"{br(change)} ({pct(change_pct)})"
-        lines.append(f"| {year} | {br(t)} | {delta} |")
+        delta = "—" if pd.isna(change) else f"{number(change)} ({percent(change_pct)})"
+        lines.append(f"| {year} | {number(t)} | {delta} |")
     return "\n".join(lines)
 
 

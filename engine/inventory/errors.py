@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.errors import AekoError, LocalizedError
+from engine.formatting import number
 
 
 class InventoryError(LocalizedError, AekoError):
@@ -101,10 +102,10 @@ class FileTooLargeError(InventoryError):
     def __init__(self, size_bytes: int, limit_bytes: int) -> None:
         size, limit = size_bytes / 1_048_576, limit_bytes / 1_048_576
         super().__init__(
-            f"O arquivo tem {size:.1f} MB; o limite é {limit:.0f} MB. Remova abas que não "
-            "fazem parte do inventário ou envie um CSV.",
-            f"The file is {size:.1f} MB; the limit is {limit:.0f} MB. Remove sheets that are "
-            "not part of the inventory or upload a CSV.",
+            f"O arquivo tem {number(size, 1)} MB; o limite é {number(limit, 0)} MB. Remova abas "
+            "que não fazem parte do inventário ou envie um CSV.",
+            f"The file is {number(size, 1, 'en')} MB; the limit is {number(limit, 0, 'en')} MB. "
+            "Remove sheets that are not part of the inventory or upload a CSV.",
         )
 
 
@@ -113,10 +114,10 @@ class TooManyRowsError(InventoryError):
 
     def __init__(self, rows: int, limit: int) -> None:
         super().__init__(
-            f"A planilha tem mais de {limit:,} linhas ({rows:,}). Agregue os dados por fonte "
-            "e gás ou divida o inventário em arquivos menores.".replace(",", "."),
-            f"The sheet has more than {limit:,} rows ({rows:,}). Aggregate the data by source "
-            "and gas or split the inventory into smaller files.",
+            f"A planilha tem mais de {number(limit, 0)} linhas ({number(rows, 0)}). Agregue os "
+            "dados por fonte e gás ou divida o inventário em arquivos menores.",
+            f"The sheet has more than {number(limit, 0, 'en')} rows ({number(rows, 0, 'en')}). "
+            "Aggregate the data by source and gas or split the inventory into smaller files.",
         )
 
 

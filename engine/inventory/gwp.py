@@ -14,6 +14,7 @@ from typing import Literal
 
 import globalwarmingpotentials
 
+from engine.formatting import number
 from engine.inventory.errors import UnknownGwpSetError
 from engine.protocol import fold
 
@@ -146,15 +147,14 @@ def gwp_label(gwp_set: str, ch4_origin: Ch4Origin, lang: str = "pt") -> str:
     """'AR5', or for AR6 the methane value used: 'AR6 (CH4 27,9: valor geral do IPCC)'."""
     if gwp_set != "AR6":
         return gwp_set
-    value = f"{_AR6_CH4[ch4_origin]:.1f}"
+    pt = lang.lower().startswith("pt")
+    value = number(_AR6_CH4[ch4_origin], 1, "pt" if pt else "en")
     names = {
         "general": ("valor geral do IPCC", "IPCC general value"),
         "fossil": ("metano fóssil", "fossil methane"),
         "non_fossil": ("metano não fóssil", "non-fossil methane"),
     }[ch4_origin]
-    if lang.lower().startswith("pt"):
-        return f"AR6 (CH4 {value.replace('.', ',')}: {names[0]})"
-    return f"AR6 (CH4 {value}: {names[1]})"
+    return f"AR6 (CH4 {value}: {names[0 if pt else 1]})"
 
 
 def check_gwp_set(gwp_set: str) -> GwpSet:

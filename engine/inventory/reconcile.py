@@ -23,7 +23,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from engine.inventory.digest import br
+from engine.formatting import number
 from engine.inventory.findings import rows_text
 from engine.inventory.frames import map_unique
 from engine.inventory.gwp import SOURCE_GWP_SETS, Ch4Origin, gwp, is_montreal, montreal_share
@@ -392,10 +392,10 @@ def total_row_evidence(
     )
     en = f"The sheet's total rows equal the sum of its rows in {agreeing} of {compared} checks."
     for row, column, value, summed in details[:3]:
-        pt += (f" A linha de total {row} diz {br(value, 2)} em '{column}', mas as linhas somam "
-               f"{br(summed, 2)}.")  # fmt: skip
-        en += (f" Total row {row} states {value:,.2f} in '{column}', but the rows add up to "
-               f"{summed:,.2f}.")  # fmt: skip
+        pt += (f" A linha de total {row} diz {number(value, 2)} em '{column}', mas as linhas "
+               f"somam {number(summed, 2)}.")  # fmt: skip
+        en += (f" Total row {row} states {number(value, 2, 'en')} in '{column}', but the rows "
+               f"add up to {number(summed, 2, 'en')}.")  # fmt: skip
     return Evidence("total_rows", compared, agreeing, pt, en, tuple(sorted(set(bad)))), stated_last
 
 

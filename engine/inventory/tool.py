@@ -12,8 +12,8 @@ import pandas as pd
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import tool
 
+from engine.formatting import number, percent
 from engine.inventory import fields as F
-from engine.inventory.digest import br, pct
 from engine.protocol import fold
 
 TOOL_NAME = "consultar_inventario"
@@ -51,13 +51,13 @@ def query_inventory(  # noqa: PLR0917 - each filter is a parameter the model can
         table = table[table[field_name].map(lambda v, n=needle: n in fold(str(v or "")))]
     top_n = max(1, min(int(top_n), 50))
     total = float(table[F.EMISSIONS_TCO2E].sum())
-    lines = [f"{len(table)} linhas; total {br(total)} t CO2e ({inventory.gwp_set})."]
+    lines = [f"{len(table)} linhas; total {number(total)} t CO2e ({inventory.gwp_set})."]
     if group_by:
         grouped = table.groupby(table[group_by].fillna("(não informado)"))[F.EMISSIONS_TCO2E]
         sums = grouped.sum().sort_values(ascending=False).head(top_n)
         lines += [f"| {group_by} | t CO2e | % |", "|---|---:|---:|"]
         lines += [
-            f"| {value} | {br(t)} | {pct(t / total) if total else '—'} |"
+            f"| {value} | {number(t)} | {percent(t / total) if total else '—'} |"
             for value, t in sums.items()
         ]
     else:
@@ -69,7 +69,7 @@ def query_inventory(  # noqa: PLR0917 - each filter is a parameter the model can
         for values in top.itertuples(index=False):
             *labels, mass, co2e = values
             cells = [str(v) if v is not None and not pd.isna(v) else "—" for v in labels]
-            cells += ["—" if pd.isna(mass) else br(mass, 3), br(co2e)]
+            cells += [number(mass, 3), number(co2e)]  # a missing mass shows as "—"
             lines.append("| " + " | ".join(cells) + " |")
     text = "\n".join(lines)
     return text if len(text) <= _MAX_OUTPUT_CHARS else text[:_MAX_OUTPUT_CHARS] + "\n…"

@@ -2,6 +2,13 @@
 
 Rate limits (429), server errors (5xx) and timeouts are retried, honouring ``Retry-After``
 where the client exposes it; anything else goes straight to the next model of the chain.
+
+The loop (in ``AgentRunner._call``) is hand-written on purpose. LangChain's
+ModelRetryMiddleware and ModelFallbackMiddleware only run inside ``create_agent`` (our runner
+is not one), offer no hook per retry or per fallback for ModelRetried/ModelFellBack, ignore
+Retry-After and call ``time.sleep`` directly. tenacity can do all of it (wait=, before_sleep=,
+sleep=), but a working trial made ``_call`` longer (~50 lines against 39): four callbacks on
+``RetryCallState``, failures counted from its ``statistics`` dict, for one plain loop.
 """
 
 from __future__ import annotations
@@ -72,7 +79,7 @@ def describe(error: BaseException) -> str:
     return f"{type(error).__name__}{f' ({code})' if code else ''}"
 
 
-def model_label(model: Any) -> str:
+def configured_model_name(model: Any) -> str:
     """A configured model's name: what an event can say before the model has answered."""
     inner = getattr(model, "bound", model)
     for name in ("model_name", "model", "model_id"):

@@ -1,5 +1,6 @@
 """The offline analyst: the whole product with no API key, with grounded answers."""
 
-from engine.offline.model import OFFLINE_MODEL_NAME, OfflineAnalyst
+from engine.constants import OFFLINE_MODEL_NAME
+from engine.offline.model import OfflineAnalyst
 
 __all__ = ["OFFLINE_MODEL_NAME", "OfflineAnalyst"]

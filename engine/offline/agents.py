@@ -1,4 +1,4 @@
-"""What each agent answers offline: computed from the request, never canned.
+"""What each agent answers offline: computed from the structured request, never canned.
 
 Every answer keeps the protocol a real model must keep: a ``Next agent:`` line naming a
 successor the prompt offers, the guardrail's "Aprovado." / "Reprovado:", and the plan's
@@ -21,17 +21,18 @@ from engine.agents.catalog import (
     POLLUTANTS_ANALYST,
     ROUTER,
 )
+from engine.agents.request import AgentRequest, SummaryRequest
+from engine.formatting import number, percent
 from engine.graph.routing import NO_AGENT
-from engine.inventory.digest import br, pct
 from engine.inventory.gwp import canonical_gas, gwp
 from engine.offline import knowledge
 from engine.offline.alternatives import Alternative, alternatives_for
-from engine.offline.facts import Facts, Source, facts_from_request
+from engine.offline.facts import Source
 from engine.offline.intent import classify
 from engine.offline.language import Language
-from engine.offline.request import Request
-from engine.protocol import fold
-from engine.summary import NEW_TURNS, PREVIOUS, SUMMARIZER, SUMMARY_MAX_CHARS
+from engine.offline.request import facts_of, language_of
+from engine.protocol import PLAN_HEADINGS, fold
+from engine.summary import SUMMARY_MAX_CHARS
 
 _INTENT_AGENT = {
     "concept": FAQ,
@@ -49,7 +50,7 @@ def _marker(name: str) -> str:
     return f"\nNext agent: {name}"
 
 
-def _next(request: Request, preferred: str, fallback: str = NO_AGENT) -> str:
+def _next(request: AgentRequest, preferred: str, fallback: str = NO_AGENT) -> str:
     offered = request.successors
     if preferred in offered:
         return preferred
@@ -59,7 +60,7 @@ def _next(request: Request, preferred: str, fallback: str = NO_AGENT) -> str:
 # --- router and FAQ ------------------------------------------------------------------------
 
 
-def router(request: Request) -> str:
+def router(request: AgentRequest) -> str:
     if request.retry_reasons and request.findings:
         return "Nova tentativa: as análises já existem; falta consolidar." + _marker(ORCHESTRATOR)
     intent = classify(request.question)
@@ -86,8 +87,8 @@ _NOT_FOUND = {
 _SOURCE = {"pt": "Fonte", "en": "Source"}
 
 
-def faq(request: Request) -> str:
-    lang = request.language
+def faq(request: AgentRequest) -> str:
+    lang = language_of(request)
     if classify(request.question) == "out_of_scope":
         return _REFUSAL[lang] + _marker(NO_AGENT)
     found = knowledge.search(request.question, lang)
@@ -103,22 +104,19 @@ def faq(request: Request) -> str:
 # --- analysts ------------------------------------------------------------------------------
 
 
-def _facts(request: Request) -> Facts | None:
-    return facts_from_request(request.text)
-
-
 def _shares_text(items, lang: Language, limit: int = 5) -> str:
     def label(text: str) -> str:
         return text.replace("Escopo ", "Scope ") if lang == "en" else text
 
     return "; ".join(
-        f"{label(s.label)}: {br(s.tco2e)} t CO2e ({pct(s.share)})" for s in items[:limit]
+        f"{label(s.label)}: {number(s.tco2e, lang=lang)} t CO2e ({percent(s.share, lang=lang)})"
+        for s in items[:limit]
     )
 
 
-def inventory_analyst(request: Request) -> str:
-    lang = request.language if request.question else "pt"
-    facts = _facts(request)
+def inventory_analyst(request: AgentRequest) -> str:
+    lang = language_of(request)
+    facts = facts_of(request)
     if facts is None:
         text = {"pt": "Não encontrei uma tabela de emissões legível no inventário recebido.",
                 "en": "I found no readable emissions table in the inventory."}[lang]  # fmt: skip
@@ -130,16 +128,16 @@ def inventory_analyst(request: Request) -> str:
     if facts.top_sources:
         top = facts.top_sources[0]
         lines.append(f"Maior fonte: {top.source} ({top.facility}, {top.gas}) com "
-                     f"{br(top.tco2e)} t CO2e ({pct(top.share)}).")  # fmt: skip
+                     f"{number(top.tco2e)} t CO2e ({percent(top.share)}).")  # fmt: skip
     if facts.findings:
         lines.append(f"Qualidade dos dados: {len(facts.findings)} apontamento(s), como: "
                      f"{facts.findings[0]}")  # fmt: skip
     return "\n".join(lines) + _marker(_next(request, POLLUTANTS_ANALYST))
 
 
-def pollutants_analyst(request: Request) -> str:
-    lang = request.language if request.question else "pt"
-    facts = _facts(request)
+def pollutants_analyst(request: AgentRequest) -> str:
+    lang = language_of(request)
+    facts = facts_of(request)
     wants_options = classify(request.question) == "green" or "alternativ" in fold(request.question)
     successor = GREEN_GASES_ANALYST if wants_options else ORCHESTRATOR
     successor = _next(request, successor, _next(request, COORDINATOR, ORCHESTRATOR))
@@ -151,18 +149,22 @@ def pollutants_analyst(request: Request) -> str:
     if facts.top_sources:
         top = facts.top_sources[:3]
         listed = "; ".join(
-            f"{s.source} – {s.gas}: {br(s.tco2e)} t CO2e ({pct(s.share)})" for s in top
+            f"{s.source} – {s.gas}: {number(s.tco2e, lang=lang)} t CO2e "
+            f"({percent(s.share, lang=lang)})"
+            for s in top
         )
         together = {"pt": "do total acumulado", "en": "of the total together"}[lang]
-        lines.append(f"{sources}: {listed}; {pct(top[-1].cumulative)} {together}.")
-    lines.append(f"Total: {facts.total_text} t CO2e.")
+        cum = percent(top[-1].cumulative, lang=lang)
+        lines.append(f"{sources}: {listed}; {cum} {together}.")
+    lines.append(f"Total: {number(facts.total_tco2e, lang=lang)} t CO2e.")
     return "\n".join(lines) + _marker(successor)
 
 
-def _gwp_overview(request: Request, lang: Language) -> str:
+def _gwp_overview(request: AgentRequest, lang: Language) -> str:
     named = [g for word in re.findall(r"[\w\-₂]+", request.question) if (g := canonical_gas(word))]
     gases = list(dict.fromkeys(named)) or list(_DEFAULT_GASES)
-    values = "; ".join(f"{gas}: AR5 {_num(gwp(gas, 'AR5'))}, AR6 {_num(gwp(gas, 'AR6'))}"
+    values = "; ".join(f"{gas}: AR5 {_num(gwp(gas, 'AR5'), lang)}, "
+                       f"AR6 {_num(gwp(gas, 'AR6'), lang)}"
                        for gas in gases if gwp(gas, "AR5") is not None)  # fmt: skip
     if lang == "pt":
         return ("Sem inventário carregado nesta conversa, comparo os gases pelo potencial de "
@@ -173,17 +175,17 @@ def _gwp_overview(request: Request, lang: Language) -> str:
             "each tonne emitted weighs in t CO2e.")  # fmt: skip
 
 
-def _num(value: float | None) -> str:
-    return "—" if value is None else br(value, 0 if float(value).is_integer() else 1)
+def _num(value: float | None, lang: Language) -> str:
+    return "—" if value is None else number(value, 0 if float(value).is_integer() else 1, lang)
 
 
 def _options_for(source: Source) -> list[Alternative]:
     return alternatives_for(f"{source.source} {source.fuel} {source.gas}")
 
 
-def green_gases_analyst(request: Request) -> str:
-    lang = request.language if request.question else "pt"
-    facts = _facts(request)
+def green_gases_analyst(request: AgentRequest) -> str:
+    lang = language_of(request)
+    facts = facts_of(request)
     successor = _next(request, ORCHESTRATOR, _next(request, COORDINATOR))
     lines = []
     if facts is not None:
@@ -193,8 +195,9 @@ def green_gases_analyst(request: Request) -> str:
                 high = source.tco2e * option.reduction_max_pct / 100
                 cut = {"pt": "redução estimada", "en": "estimated cut"}[lang]
                 lines.append(
-                    f"- {source.source} ({source.gas}, {br(source.tco2e)} t CO2e) → "
-                    f"{option.describe(lang)}; {cut}: {br(low)} – {br(high)} t CO2e/ano."
+                    f"- {source.source} ({source.gas}, {number(source.tco2e, lang=lang)} t CO2e) "
+                    f"→ {option.describe(lang)}; {cut}: {number(low, lang=lang)} – "
+                    f"{number(high, lang=lang)} t CO2e/ano."
                 )
     else:
         for option in alternatives_for(request.question)[:4]:
@@ -249,26 +252,29 @@ _PLAN = {
 }  # fmt: skip
 
 
-def coordinator(request: Request) -> str:
-    lang = request.language if request.question else "pt"
-    facts = _facts(request)
+def coordinator(request: AgentRequest) -> str:
+    lang = language_of(request)
+    facts = facts_of(request)
     year = datetime.now(UTC).year + 2
     words = _PLAN[lang]
     if facts is None:
         return _generic_plan(request, lang, year) + _marker(NO_AGENT)
     chosen = facts.top_sources[:3]
-    problem = [words["total"].format(total=facts.total_text, gwp=facts.gwp_set),
+    total = number(facts.total_tco2e, lang=lang)
+    problem = [words["total"].format(total=total, gwp=facts.gwp_set),
                words["scopes"].format(scopes=_shares_text(facts.by_scope, lang))]  # fmt: skip
     if chosen:
-        listed = ", ".join(f"{s.source} ({s.gas}, {br(s.tco2e)} t CO2e, {pct(s.share)})"
-                           for s in chosen)  # fmt: skip
-        problem.append(words["top"].format(sources=listed, cum=pct(chosen[-1].cumulative)))
+        listed = ", ".join(f"{s.source} ({s.gas}, {number(s.tco2e, lang=lang)} t CO2e, "
+                           f"{percent(s.share, lang=lang)})" for s in chosen)  # fmt: skip
+        cum = percent(chosen[-1].cumulative, lang=lang)
+        problem.append(words["top"].format(sources=listed, cum=cum))
     method, low_sum, high_sum = [], 0.0, 0.0
     if facts.findings:
         method.append(words["quality"].format(n=len(facts.findings), first=facts.findings[0]))
     for index, source in enumerate(chosen, start=1):
         options = _options_for(source)
-        method.append(f"### {index}. {source.source} ({source.gas}, {br(source.tco2e)} t CO2e)")
+        tco2e = number(source.tco2e, lang=lang)
+        method.append(f"### {index}. {source.source} ({source.gas}, {tco2e} t CO2e)")
         if options:
             best = options[0]
             low = source.tco2e * best.reduction_min_pct / 100
@@ -276,9 +282,9 @@ def coordinator(request: Request) -> str:
             low_sum, high_sum = low_sum + low, high_sum + high
             method += [f"- {words['measure']}: {best.alternative[lang]}",
                        f"- {words['cut']}: {best.reduction_min_pct}–{best.reduction_max_pct}% = "
-                       f"{br(low)} a {br(high)} t CO2e/ano" if lang == "pt" else
+                       f"{number(low)} a {number(high)} t CO2e/ano" if lang == "pt" else
                        f"- {words['cut']}: {best.reduction_min_pct}–{best.reduction_max_pct}% = "
-                       f"{br(low)} to {br(high)} t CO2e/year",
+                       f"{number(low, lang=lang)} to {number(high, lang=lang)} t CO2e/year",
                        f"- {words['deadline']}: {year}",
                        f"- {words['indicator']}: {words['indicator_text']}"]  # fmt: skip
         else:
@@ -286,14 +292,15 @@ def coordinator(request: Request) -> str:
     reasoning = []
     if facts.total_tco2e and high_sum:
         reasoning.append(words["sum"].format(
-            low=br(low_sum), high=br(high_sum), plow=pct(low_sum / facts.total_tco2e),
-            phigh=pct(high_sum / facts.total_tco2e), total=facts.total_text))  # fmt: skip
+            low=number(low_sum, lang=lang), high=number(high_sum, lang=lang),
+            plow=percent(low_sum / facts.total_tco2e, lang=lang),
+            phigh=percent(high_sum / facts.total_tco2e, lang=lang), total=total))  # fmt: skip
     share = sum(s.share for s in chosen)
-    reasoning.append(words["pareto"].format(share=pct(share)))
+    reasoning.append(words["pareto"].format(share=percent(share, lang=lang)))
     return _plan_text(" ".join(problem), "\n".join(method), " ".join(reasoning)) + _marker(NO_AGENT)
 
 
-def _generic_plan(request: Request, lang: Language, year: int) -> str:
+def _generic_plan(request: AgentRequest, lang: Language, year: int) -> str:
     words = _PLAN[lang]
     options = alternatives_for(request.question)[:3]
     subject = ", ".join(dict.fromkeys(o.source[lang] for o in options)) or request.question
@@ -316,14 +323,15 @@ def _generic_plan(request: Request, lang: Language, year: int) -> str:
 
 
 def _plan_text(problem: str, method: str, reasoning: str) -> str:
-    return f"## Problema definido\n{problem}\n\n## Método\n{method}\n\n## Raciocínio\n{reasoning}"
+    bodies = {"defined_problem": problem, "method": method, "reasoning": reasoning}
+    return "\n\n".join(f"## {title}\n{bodies[field]}" for field, title in PLAN_HEADINGS.items())
 
 
 # --- orchestrator and guardrail -----------------------------------------------------------
 
 
-def orchestrator(request: Request) -> str:
-    lang = request.language
+def orchestrator(request: AgentRequest) -> str:
+    lang = language_of(request)
     findings = [text for agent, text in request.findings.items() if agent != ORCHESTRATOR]
     if not findings:
         text = {"pt": "Ainda não há análises para consolidar; reformule a pergunta citando a "
@@ -335,7 +343,7 @@ def orchestrator(request: Request) -> str:
     return body + _marker(GUARDRAIL)
 
 
-def guardrail(request: Request) -> str:
+def guardrail(request: AgentRequest) -> str:
     draft, reasons = request.draft, []
     if not draft:
         reasons.append("- A resposta está vazia.")
@@ -360,28 +368,29 @@ def guardrail(request: Request) -> str:
 _FACT = re.compile(r"\d|%|t co2e|meta|target|prazo|deadline|escopo|scope|prefer", re.IGNORECASE)
 
 
-def summarizer(request: Request) -> str:
+def summarizer(request: SummaryRequest) -> str:
     """Extractive: the previous summary, plus one line per new turn; lines holding facts
     (numbers, targets, scopes, preferences) are the last to go when space runs out."""
-    previous_text = request.text.split(f"{PREVIOUS}:\n", 1)[-1].split(f"\n{NEW_TURNS}:", 1)[0]
-    lines = [line for line in previous_text.splitlines() if line.startswith("- ")]
-    turns = request.text.split(f"{NEW_TURNS}:\n", 1)[-1]
-    question = ""
-    for line in turns.splitlines():
-        if line.startswith("Usuário: "):
-            question = line.removeprefix("Usuário: ").strip()
-            lines.append(f"- P: {question[:160]}")
-        elif line.startswith("Aeko: "):
-            first = re.split(r"(?<=[.!?])\s", line.removeprefix("Aeko: ").strip(), maxsplit=1)[0]
-            lines[-1] += f" | R: {first[:200]}"
+    lines = [line for line in request.previous.splitlines() if line.startswith("- ")]
+    for turn in request.turns:
+        line = f"- P: {_first_line(turn.input)[:160]}"
+        if turn.output:
+            first = re.split(r"(?<=[.!?])\s", _first_line(turn.output), maxsplit=1)[0]
+            line += f" | R: {first[:200]}"
+        lines.append(line)
     while len("\n".join(lines)) > SUMMARY_MAX_CHARS and len(lines) > 1:
         plain = next((i for i, line in enumerate(lines) if not _FACT.search(line)), 0)
         lines.pop(plain)
     return "\n".join(lines)
 
 
-RESPONDERS: dict[str, Callable[[Request], str]] = {
-    SUMMARIZER: summarizer,
+def _first_line(text: str) -> str:
+    # A turn's first line: enough to recall it, and a multi-line answer stays one fact line.
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+# The summarizer is not here: it takes its own request (``summarizer`` above).
+RESPONDERS: dict[str, Callable[[AgentRequest], str]] = {
     ROUTER: router,
     FAQ: faq,
     INVENTORY_ANALYST: inventory_analyst,

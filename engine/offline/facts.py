@@ -1,18 +1,19 @@
-"""The inventory figures an offline analyst reasons from, read off the request it receives.
+"""The inventory figures an offline analyst reasons from: the ingestion analytics.
 
-The engine hands the agents either the ingestion digest or a small Markdown table; both end
-up here as the same ``Facts``, with the numbers the ingestion analytics computed.
+The engine hands the agents either an ingested ``Inventory`` (its digest is what a real
+model reads) or a small Markdown table; both end up here as the same ``Facts``, computed
+by the inventory's own analytics, never read back from the digest's text.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-from engine.inventory import InventoryError, load_markdown_inventory
-from engine.inventory.digest import br
+from engine.formatting import number
+from engine.inventory import Inventory, InventoryError, load_markdown_inventory
+from engine.inventory import fields as F
 
-_DIGEST_TITLE = "# Inventário de emissões (resumo"
+_TOP_SOURCES = 15  # as many Pareto rows as the digest shows at most
 
 
 @dataclass(frozen=True)
@@ -44,73 +45,47 @@ class Facts:
 
     @property
     def total_text(self) -> str:
-        return br(self.total_tco2e)
+        return number(self.total_tco2e)
 
 
-def facts_from_request(text: str) -> Facts | None:
-    """The inventory in an agent's request, as a digest or a Markdown table; None if none."""
-    if _DIGEST_TITLE in text:
-        return _from_digest(text)
-    table = _markdown_block(text)
-    if table:
+def facts_for(inventory: Inventory | None, markdown: str = "") -> Facts | None:
+    """The facts of the run's inventory, else of the Markdown table the caller gave (the
+    public API takes Markdown); None when neither holds a readable table."""
+    if inventory is None:
+        if "|" not in markdown:
+            return None
         try:
-            inventory = load_markdown_inventory(table)
+            inventory = load_markdown_inventory(markdown)
         except InventoryError:
             return None
-        return _from_digest(inventory.digest())
-    return None
+    return facts_from_inventory(inventory)
 
 
-def _number(text: str) -> float:
-    return float(text.strip().rstrip("%").replace(".", "").replace(",", "."))
-
-
-def _rows(section: str) -> list[list[str]]:
-    rows = []
-    for line in section.splitlines():
-        if line.startswith("|") and not re.match(r"^\|[-:| ]+\|$", line):
-            rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
-    return rows[1:]  # without the header row
-
-
-def _section(text: str, title: str) -> str:
-    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", text, re.S | re.M)
-    return match.group(1) if match else ""
-
-
-def _shares(text: str, title: str) -> list[Share]:
-    return [
-        Share(row[0], _number(row[1]), _number(row[2]) / 100)
-        for row in _rows(_section(text, title))
-        if len(row) == 3 and not row[0].startswith("outros")
-    ]
-
-
-def _from_digest(text: str) -> Facts | None:
-    total = re.search(r"^Total: ([\d.,]+) t CO2e", text, re.M)
-    gwp = re.search(r"^Conjunto de GWP: (\w+)", text, re.M)
-    if not total:
-        return None
+def facts_from_inventory(inventory: Inventory) -> Facts:
     sources = [
-        Source(r[0], r[1], r[2], r[3], _number(r[4]), _number(r[5]) / 100, _number(r[6]) / 100)
-        for r in _rows(_section(text, "Principais fontes (Pareto)"))
-        if len(r) == 7
-    ]
-    findings = [
-        line[2:].split("] ", 1)[-1]
-        for line in _section(text, "Qualidade dos dados").splitlines()
-        if line.startswith("- ") and not line.startswith("- …")
+        Source(str(s), str(f), str(fu), str(g), float(t), float(share), float(cum))
+        for s, f, fu, g, t, share, cum in inventory.pareto(top=_TOP_SOURCES).itertuples(index=False)
     ]
     return Facts(
-        total_tco2e=_number(total.group(1)),
-        gwp_set=gwp.group(1) if gwp else "AR5",
-        by_scope=_shares(text, "Por escopo"),
-        by_gas=_shares(text, "Por gás"),
+        total_tco2e=inventory.total_tco2e,
+        gwp_set=str(inventory.gwp_set),
+        by_scope=_shares(inventory, F.SCOPE),
+        by_gas=_shares(inventory, F.GAS),
         top_sources=sources,
-        findings=findings,
+        # One line each: a finding is quoted inside a sentence of the answer.
+        findings=[" ".join(finding.message_pt.split()) for finding in inventory.findings],
     )
 
 
-def _markdown_block(text: str) -> str:
-    lines = [line for line in text.splitlines() if line.strip().startswith("|")]
-    return "\n".join(lines) if len(lines) >= 3 else ""
+def _shares(inventory: Inventory, field_name: str) -> list[Share]:
+    return [
+        Share(_label(field_name, value), float(tco2e), float(share))
+        for value, tco2e, share in inventory.totals_by(field_name).itertuples(index=False)
+    ]
+
+
+def _label(field_name: str, value: object) -> str:
+    """Scopes read 'Escopo 1', as in the digest, never a bare '1'."""
+    if field_name == F.SCOPE and str(value) in ("1", "2", "3"):
+        return f"Escopo {value}"
+    return str(value)

@@ -2,26 +2,40 @@
 
 It plugs in at the model seam like any LangChain chat model, so every agent of the same
 graph runs through it: routing, guardrail, plan parsing, events and DTOs are the real ones.
-It knows which agent is calling from the ``agent`` run metadata the engine attaches to
-every call, and answers deterministically from the request it is given.
+It reads the structured request the engine attaches to every call's run metadata (see
+``engine.agents.request``), never the rendered prompt, and answers deterministically from it.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 
+from engine.agents.request import AgentRequest, SummaryRequest
+from engine.constants import OFFLINE_MODEL_NAME
 from engine.models.estimate import estimated_usage
-from engine.offline.agents import RESPONDERS, guardrail
-from engine.offline.request import read_request
+from engine.offline.agents import RESPONDERS, summarizer
+from engine.offline.request import request_of
 
-OFFLINE_MODEL_NAME = "aeko-offline-analyst"
+log = logging.getLogger(__name__)
+
+# What it answers a call that carries no structured request (a caller outside the engine):
+# it computes answers from the request's fields and has nothing else to read.
+NO_REQUEST_ANSWER = (
+    "O analista offline da Aeko responde aos agentes do motor Aeko: esta chamada não trouxe "
+    "o pedido estruturado que ele lê, então não há o que analisar. Use AekoMessenger ou "
+    "AekoInventoryAnalyzer, ou configure um modelo de um provedor.\n\n"
+    "Aeko's offline analyst answers the Aeko engine's agents: this call carried no "
+    "structured request for it to read, so there is nothing to analyse. Use AekoMessenger "
+    "or AekoInventoryAnalyzer, or configure a provider's model."
+)
 
 
 class OfflineAnalyst(BaseChatModel):
@@ -32,8 +46,8 @@ class OfflineAnalyst(BaseChatModel):
         return "aeko-offline"
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable:
-        # It reads the digest in the prompt and never calls a tool; binding is accepted so
-        # agents with tools run on it unchanged.
+        # It reads the run's inventory from the structured request and never calls a tool;
+        # binding is accepted so agents with tools run on it unchanged.
         return self
 
     def _generate(
@@ -43,14 +57,24 @@ class OfflineAnalyst(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        agent = str((run_manager.metadata if run_manager else {}).get("agent", ""))
-        system = "\n".join(m.text for m in messages if isinstance(m, SystemMessage))
-        text = messages[-1].text if messages else ""
-        request = read_request(agent, system, text)
-        answer = RESPONDERS.get(agent, guardrail)(request)
+        answer = _answer(request_of(run_manager.metadata if run_manager else {}))
         message = AIMessage(
             content=answer,
             usage_metadata=estimated_usage(messages, answer),
             response_metadata={"model_name": self.model_name},
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def _answer(request: AgentRequest | SummaryRequest | None) -> str:
+    if isinstance(request, SummaryRequest):
+        return summarizer(request)
+    responder = RESPONDERS.get(request.agent) if request is not None else None
+    if request is None or responder is None:
+        log.warning(
+            "The offline analyst was called without a structured request for a known agent "
+            "(%s); it answers a fallback text.",
+            request.agent if request is not None else "no request",
+        )
+        return NO_REQUEST_ANSWER
+    return responder(request)

@@ -1,69 +1,37 @@
-"""An agent's prompt, read back into its parts: the offline analyst's eyes."""
+"""What the offline analyst reads of a call: the structured request, never the prompt text.
+
+The engine attaches an ``AgentRequest`` (or the summarizer's ``SummaryRequest``) to every
+model call's run metadata; the responders read its fields, so no wording of the rendered
+prompt can change an offline answer.
+"""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from typing import Any
 
-from engine.agents.catalog import AGENT_NAMES
-from engine.graph import context as labels
+from engine.agents.request import REQUEST_KEY, AgentRequest, SummaryRequest
+from engine.offline.facts import Facts, facts_for
 from engine.offline.language import Language, detect_language, preferred_language
 
-_SECTION = re.compile(r"^(?P<label>[^\n:]{3,80}):\n", re.M)
-_KNOWN_LABELS = (
-    labels.BUSINESS_CONTEXT, labels.PREVIOUS_REPORT, labels.HISTORY, labels.QUESTION,
-    labels.INVENTORY, labels.FINDINGS, labels.GUARDRAIL_POINTS, labels.REVIEW_DRAFT,
-    labels.REVIEW_QUESTION, labels.REVIEW_FINDINGS,
-)  # fmt: skip
+
+def request_of(metadata: Mapping[str, Any]) -> AgentRequest | SummaryRequest | None:
+    """The structured request a call carries; None when the caller attached none."""
+    request = metadata.get(REQUEST_KEY)
+    return request if isinstance(request, AgentRequest | SummaryRequest) else None
 
 
-@dataclass(frozen=True)
-class Request:
-    agent: str
-    system: str
-    text: str
-    sections: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def question(self) -> str:
-        return self.sections.get(labels.QUESTION) or self.sections.get(labels.REVIEW_QUESTION, "")
-
-    @property
-    def language(self) -> Language:
-        preferred = preferred_language(self.sections.get(labels.BUSINESS_CONTEXT, ""))
-        return preferred or detect_language(self.question or self.text)
-
-    @property
-    def findings(self) -> dict[str, str]:
-        raw = self.sections.get(labels.FINDINGS) or self.sections.get(labels.REVIEW_FINDINGS, "")
-        return split_findings(raw)
-
-    @property
-    def draft(self) -> str:
-        raw = self.sections.get(labels.REVIEW_DRAFT, "")
-        return raw.strip().removeprefix("<<<").removesuffix(">>>").strip()
-
-    @property
-    def retry_reasons(self) -> str:
-        return self.sections.get(labels.GUARDRAIL_POINTS, "")
-
-    @property
-    def successors(self) -> list[str]:
-        """The agents this one may hand over to, as its prompt lists them."""
-        section = self.system.split("# Agentes Disponiveis", 1)[-1].split("\n# ", 1)[0]
-        return [name for name in AGENT_NAMES if f"\n- {name}:" in section]
+def language_of(request: AgentRequest) -> Language:
+    """A language the user asked for in their profile wins; else the question's own."""
+    if not request.question:
+        return "pt"  # the inventory flow: the digest and the plan are in Portuguese
+    # Only the chat context is the user's profile; the inventory's is the previous report.
+    preferred = preferred_language(request.context) if request.flow == "chat" else None
+    return preferred or detect_language(request.question)
 
 
-def read_request(agent: str, system: str, text: str) -> Request:
-    cuts = [m for m in _SECTION.finditer(text) if m.group("label") in _KNOWN_LABELS]
-    sections = {}
-    for index, match in enumerate(cuts):
-        end = cuts[index + 1].start() if index + 1 < len(cuts) else len(text)
-        sections[match.group("label")] = text[match.end() : end].strip()
-    return Request(agent, system, text, sections)
-
-
-def split_findings(raw: str) -> dict[str, str]:
-    names = "|".join(re.escape(name) for name in AGENT_NAMES)
-    parts = re.split(rf"^- ({names}): ", raw, flags=re.M)
-    return {parts[i]: parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
+def facts_of(request: AgentRequest) -> Facts | None:
+    """The inventory the agent was given; in chat, a Markdown table the user pasted."""
+    if request.flow == "inventory":
+        return facts_for(request.inventory, request.inventory_text)
+    return facts_for(None, request.question)

@@ -18,6 +18,11 @@ R = TypeVar("R")
 
 now = utc_now  # milliseconds, as BSON keeps them
 
+# Most recently updated first. ``updated_at`` keeps milliseconds only, so two writes in the
+# same millisecond tie; the ``_id`` breaks the tie, so the order is total and a list reads the
+# same on every reload instead of swapping tied documents.
+NEWEST_FIRST = [("updated_at", -1), ("_id", -1)]
+
 
 def guarded(method: Callable[P, R]) -> Callable[P, R]:
     """A lost connection becomes ``StoreUnavailableError``: short, with the host only."""

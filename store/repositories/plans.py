@@ -9,9 +9,7 @@ from engine.dto import AekoImprovementPlan
 from store.documents import from_db, object_id, to_db
 from store.errors import NotFoundError
 from store.indexes import BY_ID, PLAN_BY_INVENTORY, PLAN_BY_RUN, PLAN_BY_USER
-from store.repositories.base import Repository, guarded
-
-_NEWEST_FIRST = [("updated_at", -1), ("_id", -1)]
+from store.repositories.base import NEWEST_FIRST, Repository, guarded
 
 
 class PlanRepository(Repository):
@@ -39,14 +37,14 @@ class PlanRepository(Repository):
     @guarded
     def list(self, limit: int = 50) -> list[AekoImprovementPlan]:
         """Newest first."""
-        cursor = self.col.find(self._mine(), hint=PLAN_BY_USER).sort(_NEWEST_FIRST).limit(limit)
+        cursor = self.col.find(self._mine(), hint=PLAN_BY_USER).sort(NEWEST_FIRST).limit(limit)
         return [AekoImprovementPlan.model_validate(from_db(d)) for d in cursor]
 
     @guarded
     def by_inventory(self, id_external_inventory: int) -> list[AekoImprovementPlan]:
         """Newest first."""
         query = self._mine(id_external_inventory=id_external_inventory)
-        cursor = self.col.find(query, hint=PLAN_BY_INVENTORY).sort(_NEWEST_FIRST)
+        cursor = self.col.find(query, hint=PLAN_BY_INVENTORY).sort(NEWEST_FIRST)
         return [AekoImprovementPlan.model_validate(from_db(d)) for d in cursor]
 
     @guarded

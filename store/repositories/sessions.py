@@ -16,10 +16,9 @@ from engine.dto import AekoConversationSummary, AekoMessage, AekoSession
 from store.documents import from_db, object_id, to_db
 from store.errors import NotFoundError
 from store.indexes import BY_ID, SESSION_BY_USER
-from store.repositories.base import Repository, guarded, now
+from store.repositories.base import NEWEST_FIRST, Repository, guarded, now
 
 _APPLIED_RUNS_KEPT = 500  # enough for any retry window; keeps the document small
-_NEWEST_FIRST = [("updated_at", -1), ("_id", -1)]  # ids break ties within a millisecond
 _LIST_PROJECTION = {"name": 1, "created_at": 1, "updated_at": 1, "id_user": 1}
 _SESSION_PROJECTION = {
     "applied_runs": 0,
@@ -78,7 +77,7 @@ class SessionRepository(Repository):
     def list(self, limit: int = 50) -> list[SessionSummary]:
         """Newest first, without the turns."""
         cursor = self.col.find(self._mine(), _LIST_PROJECTION, hint=SESSION_BY_USER)
-        cursor = cursor.sort(_NEWEST_FIRST).limit(limit)
+        cursor = cursor.sort(NEWEST_FIRST).limit(limit)
         return [
             SessionSummary(
                 str(d["_id"]), d.get("name", ""), d.get("created_at"), d.get("updated_at")
@@ -90,7 +89,7 @@ class SessionRepository(Repository):
     def list_full(self, limit: int = 200) -> list[AekoSession]:
         """Newest first, with their turns, in one query (for search and export)."""
         cursor = self.col.find(self._mine(), _SESSION_PROJECTION, hint=SESSION_BY_USER)
-        cursor = cursor.sort(_NEWEST_FIRST).limit(limit)
+        cursor = cursor.sort(NEWEST_FIRST).limit(limit)
         return [AekoSession.model_validate(from_db(document)) for document in cursor]
 
     @guarded

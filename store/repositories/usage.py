@@ -7,12 +7,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from engine.dto import AekoUsage
+from engine.dto import AekoUsage, Flow
 from store.documents import object_id
 from store.indexes import USAGE_BY_RUN, USAGE_BY_SESSION, USAGE_BY_USER
 from store.repositories.base import Repository, guarded, now
 
-Flow = Literal["chat", "inventory"]
 Outcome = Literal["answered", "rejected", "plan", "budget_exceeded", "failed"]
 
 

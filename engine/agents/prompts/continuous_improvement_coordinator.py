@@ -5,6 +5,10 @@ from engine.agents.catalog import (
     POLLUTANTS_ANALYST,
 )
 from engine.agents.prompts.base import AgentPrompt, Example
+from engine.protocol import PLAN_HEADINGS
+
+# The headings come from the protocol that parses them: the prompt can never drift from it.
+_PROBLEM, _METHOD, _REASONING = (f"## {PLAN_HEADINGS[field]}\n" for field in PLAN_HEADINGS)
 
 PROMPT = AgentPrompt(
     agent=COORDINATOR,
@@ -33,7 +37,8 @@ PROMPT = AgentPrompt(
     ),
     response_format=(
         "Use EXATAMENTE três títulos de nível 2, nesta ordem e cada um com conteúdo: "
-        "`## Problema definido`, `## Método` e `## Raciocínio`. Nenhum outro título `##` "
+        f"`{_PROBLEM.strip()}`, `{_METHOD.strip()}` e `{_REASONING.strip()}`. Nenhum outro "
+        "título `##` "
         "pode existir, e nenhum outro título, de qualquer nível, pode repetir esses três "
         "nomes. Subtítulos dentro das seções usam `###`. Na última linha, exatamente "
         "`Next agent: Nenhum`."
@@ -51,10 +56,10 @@ PROMPT = AgentPrompt(
                 "397 t; GLP elétrico = 144 a 171 t; HFC-134a → R-1234yf/R-744 = 77 t."
             ),
             answer=(
-                "## Problema definido\n"
+                f"{_PROBLEM}"
                 "Em 2024 a empresa emitiu 5.282 t CO2e (GWP AR5). Gás natural (2.310 t) e "
                 "diesel (1.240 t) somam 67,2%; GLP e gases fluorados, mais 353 t.\n\n"
-                "## Método\n"
+                f"{_METHOD}"
                 "### Metas por fonte\n"
                 "1. Gás natural: 30% de biometano nos fornos até 2028 → 416 a 624 t/ano.\n"
                 "2. Diesel: HVO ou B100 em 40% do consumo até 2027 → 248 a 397 t/ano.\n"
@@ -62,7 +67,7 @@ PROMPT = AgentPrompt(
                 "4. HFC-134a: R-1234yf ou R-744 na renovação dos chillers até 2029 → 77 t/ano.\n"
                 "### Acompanhamento\n"
                 "t CO2e mensal por fonte, revisão trimestral e recálculo no inventário anual.\n\n"
-                "## Raciocínio\n"
+                f"{_REASONING}"
                 "As quatro metas evitam 885 a 1.269 t CO2e por ano, 17% a 24% do total de "
                 "2024. GLP e diesel vêm antes por dependerem de compra, não de obra. As faixas "
                 "variam com a matéria-prima e a oferta regional; o CO2 biogênico será relatado "
@@ -82,11 +87,11 @@ PROMPT = AgentPrompt(
                 f"- {GREEN_GASES_ANALYST}: biometano 60% a 90%; HVO ou B100 50% a 80%."
             ),
             answer=(
-                "## Problema definido\n"
+                f"{_PROBLEM}"
                 "O inventário de 2023 (4.066 t CO2e, AR5) ainda não sustenta metas: falta o "
                 "HFC-134a, o GLP mistura litros e fator por kg e o R-410A usa GWP do AR4 "
                 "(63 t em vez de 58 t). Gás natural (2.190 t) e diesel (1.180 t) somam 82,9%.\n\n"
-                "## Método\n"
+                f"{_METHOD}"
                 "### Correção da base (em até 90 dias)\n"
                 "- Levantar as recargas de HFC-134a nas ordens de serviço dos chillers.\n"
                 "- Converter o GLP para kg e recalcular o R-410A com GWP 1.924.\n"
@@ -95,7 +100,7 @@ PROMPT = AgentPrompt(
                 "= 177 a 283 t/ano.\n"
                 "- Gás natural: piloto de 15% de biometano em um forno até 2028 → 2.190 × 15% "
                 "× 60% a 90% = 197 a 296 t/ano.\n\n"
-                "## Raciocínio\n"
+                f"{_REASONING}"
                 "Sem corrigir a base, toda meta percentual herda o erro do ano-base. As duas "
                 "metas evitam 374 a 579 t CO2e por ano, cerca de 9% a 14% do total declarado, "
                 "e atacam as fontes que concentram 82,9% das emissões.\n"
@@ -109,10 +114,10 @@ PROMPT = AgentPrompt(
                 "reduzir 20% até 2030."
             ),
             answer=(
-                "## Problema definido\n"
+                f"{_PROBLEM}"
                 "Reduzir 20% de 3.903 t CO2e (AR5) exige evitar 781 t por ano até 2030. Gás "
                 "natural e diesel somam 3.550 t (91,0% do escopo 1).\n\n"
-                "## Método\n"
+                f"{_METHOD}"
                 "### Metas\n"
                 "1. Gás natural: 25% de biometano até 2028 → 2.310 × 25% × 60% a 90% = 347 a "
                 "520 t.\n"
@@ -122,7 +127,7 @@ PROMPT = AgentPrompt(
                 "4. HFC-134a: R-1234yf ou R-744 na renovação dos chillers até 2030 → 77 t.\n"
                 "### Acompanhamento\n"
                 "t CO2e mensal por fonte e revisão semestral da meta.\n\n"
-                "## Raciocínio\n"
+                f"{_REASONING}"
                 "O plano evita 754 a 1.066 t por ano. No cenário conservador faltam 27 t; "
                 "elevar o biometano para 30%, se houver oferta, cobre a diferença. As faixas "
                 "dependem da matéria-prima e do fator do SIN.\n"

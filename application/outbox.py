@@ -1,5 +1,8 @@
 """Writes that could not reach the database, kept to be written when it is back.
 
+The use cases write what a run produced (the turn, the plan, the usage) through here, so a
+database that went away mid-run loses nothing the user already saw.
+
 Every write here is idempotent by its run id, so retrying one that did reach the database
 before the connection dropped changes nothing.
 """

@@ -12,7 +12,9 @@ and its natural gas, wood chips and carbonate decomposition are derived from tha
 with typical specific consumptions and measured carbonate contents (see ``PLANTS`` and
 ``SPECIFIC_GJ_PER_T``). Every factor is built from its published source, named beside it.
 
-Run ``python -m assets.sample_inventory`` to rewrite the shipped ``sample_inventory.xlsx``.
+Run ``python -m scripts.sample_inventory`` to rewrite the shipped ``assets/sample_inventory.xlsx``.
+The builder lives here, out of the app's packages, so that no page pulls openpyxl in to
+show a button: the app only needs the asset's path and name (``assets``).
 """
 
 from __future__ import annotations
@@ -22,14 +24,12 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
-from pathlib import Path
 
 import openpyxl
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 
-SAMPLE_PATH = Path(__file__).with_name("sample_inventory.xlsx")
-SAMPLE_NAME = "cerâmica_vale_verde_inventario_2024.xlsx"
+from assets import SAMPLE_PATH
 
 COMPANY = "Cerâmica Vale Verde S.A."
 YEAR = 2024

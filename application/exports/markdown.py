@@ -1,0 +1,39 @@
+"""The plan as one Markdown document: the fields go out as written, once sanitized."""
+
+from __future__ import annotations
+
+import re
+
+from application.exports.labels import footer_line, language, one_line, sections, words
+from engine.dto import AekoImprovementPlan
+
+__all__ = ["md_literal", "plan_markdown"]
+
+
+def plan_markdown(
+    plan: AekoImprovementPlan, *, title: str, subtitle: str = "", lang: str = "pt"
+) -> str:
+    """Title, subtitle, the three sections and a footer."""
+    code = language(lang)
+    lines = [f"# {md_literal(one_line(title))}", ""]
+    if one_line(subtitle):
+        lines += [f"*{md_literal(one_line(subtitle))}*", ""]
+    for heading, text in sections(plan, code):
+        lines += [f"## {heading}", ""]
+        body = _demote_headings(text) if text else f"_{words(code)['empty']}_"
+        lines += [body, ""]
+    lines += ["---", "", f"_{footer_line(plan, code)}_", ""]
+    return "\n".join(lines)
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]])")
+
+
+def md_literal(text: str) -> str:
+    """A title or file name shown as written: its '_' and '*' are not emphasis."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _demote_headings(text: str) -> str:
+    """Headings inside a field sit below the section's own: '#' and '##' become '###'."""
+    return re.sub(r"(?m)^ {0,3}#{1,2}(?=[ \t])", "###", text)

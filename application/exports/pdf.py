@@ -1,0 +1,355 @@
+"""The plan as an A4 PDF, laid out by fpdf2 itself in the bundled DejaVu fonts.
+
+fpdf2 wraps the text (``write`` for styled runs, ``multi_cell`` for code, ``table`` for
+tables); this module only decides fonts, indents and spacing. The DejaVu faces are embedded
+(fpdf2 keeps only the glyphs used), so "CO₂", "≥", "—", "“…”" and "→" print as written.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from fontTools.ttLib import TTFont
+from fpdf import FPDF, FontFace
+from fpdf.enums import TextEmphasis, WrapMode, XPos, YPos
+
+from application.exports.blocks import (
+    Block,
+    Code,
+    Heading,
+    ListBlock,
+    Paragraph,
+    Quote,
+    Rule,
+    Run,
+    Table,
+    parse,
+    plain,
+)
+from application.exports.labels import footer_line, language, one_line, sections, words
+from engine.dto import AekoImprovementPlan
+
+__all__ = ["plan_pdf"]
+
+_FONT_DIR = Path(__file__).with_name("fonts")
+_SANS = "dejavu"
+_MONO = "dejavu-mono"
+_SANS_FACES = {
+    "": "DejaVuSans.ttf",
+    "B": "DejaVuSans-Bold.ttf",
+    "I": "DejaVuSans-Oblique.ttf",
+    "BI": "DejaVuSans-BoldOblique.ttf",
+}
+_MONO_FACE = "DejaVuSansMono.ttf"
+
+_GREEN = (0x1F, 0x5F, 0x3F)
+_TEXT = (30, 30, 30)
+_MUTED = (90, 90, 90)
+_BODY = 10.5  # pt
+_LINE = 5.2  # mm
+_INDENT = 6.0  # mm per list or quote level
+_MIN_WIDTH = 40.0  # mm: however deep the nesting, text keeps this much room
+_CELL_PADDING = (1.2, 1.6)  # mm: top/bottom, left/right
+_MIN_CELL_TEXT = 5.0  # mm: the narrowest column's text width for a table to be drawn
+_BULLETS = ("•", "◦", "▪")
+
+
+# --------------------------------------------------------------------------------------------
+# Glyphs the fonts lack
+# --------------------------------------------------------------------------------------------
+# A character no bundled face has (CJK, most emoji) is dropped here, before layout, rather
+# than drawn from a fallback font: a face covering CJK and emoji would weigh more than the
+# whole app, for text an ESG plan in pt/en almost never has. Left to fpdf2, the glyph would
+# vanish anyway, after the line was measured with it and with a warning logged per export.
+# A missing letter or digit becomes "?" so the reader sees a word was there.
+
+
+@cache
+def _coverage(*files: str) -> frozenset[int]:
+    """Code points every one of ``files`` can draw; the cmap alone is read."""
+    maps = [set(TTFont(_FONT_DIR / name, lazy=True).getBestCmap()) for name in files]
+    return frozenset(set.intersection(*maps))
+
+
+def _sans() -> frozenset[int]:
+    return _coverage(*_SANS_FACES.values())  # a run may be in any of the four styles
+
+
+def _mono() -> frozenset[int]:
+    return _coverage(_MONO_FACE)
+
+
+def _drawable(text: str, coverage: frozenset[int]) -> str:
+    """``text`` with only characters the font can draw (line breaks kept)."""
+    if all(char == "\n" or ord(char) in coverage for char in text):
+        return text
+    out: list[str] = []
+    for char in text.replace("\t", "    "):
+        if char == "\n" or ord(char) in coverage:
+            out.append(char)
+        elif unicodedata.category(char)[0] in "LN":
+            out.append("?")
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------------------------
+# Document
+# --------------------------------------------------------------------------------------------
+
+
+class _PlanPdf(FPDF):
+    def __init__(self, footer_text: str, page_label: str) -> None:
+        super().__init__(orientation="P", unit="mm", format="A4")
+        self._faces: set[tuple[str, str]] = set()
+        self.c_margin = 0  # text starts at the margin, as the headings' rules do
+        self._footer_text = _drawable(footer_text, _sans())
+        self._page_label = _drawable(page_label, _sans())
+        # Bold up front: fpdf2's table() checks the headings' face exists before using it.
+        self._add_face(_SANS, "")
+        self._add_face(_SANS, "B")
+
+    def set_font(
+        self, family: str | None = None, style: str | TextEmphasis = "", size: float = 0
+    ) -> None:
+        # Parsing and subsetting a face is most of an export's time (every added face is
+        # embedded, used or not): italic and mono are added only once some text needs them.
+        letters = style.style if isinstance(style, TextEmphasis) else str(style)
+        self._add_face((family or self.font_family).lower(), "".join(sorted(letters.upper())))
+        super().set_font(family, style, size)
+
+    def _add_face(self, family: str, style: str) -> None:
+        style = style.replace("U", "")
+        faces = {_SANS: _SANS_FACES, _MONO: {"": _MONO_FACE}}.get(family, {})
+        name = faces.get(style)
+        if name and (family, style) not in self._faces:
+            self._faces.add((family, style))
+            self.add_font(family, style, _FONT_DIR / name)
+
+    def footer(self) -> None:
+        self.set_y(-14)
+        self.set_font(_SANS, "", 8)
+        self.set_text_color(110, 110, 110)
+        self.set_draw_color(200, 200, 200)
+        self.line(self.l_margin, self.get_y(), self.w - self.r_margin, self.get_y())
+        self.set_y(-12)
+        self.cell(0, 6, self._footer_text, align="L")
+        self.set_x(self.l_margin)
+        # "{nb}" is fpdf2's alias for the page count, filled in when the document closes.
+        self.cell(0, 6, self._page_label.format(page=self.page_no(), pages="{nb}"), align="R")
+
+
+def plan_pdf(
+    plan: AekoImprovementPlan,
+    *,
+    title: str,
+    subtitle: str = "",
+    lang: str = "pt",
+    compress: bool = True,
+) -> bytes:
+    """The plan as an A4 PDF; ``compress=False`` leaves the page streams readable."""
+    code = language(lang)
+    labels = words(code)
+    pdf = _PlanPdf(footer_line(plan, code), labels["page"])
+    pdf.set_compression(compress)
+    pdf.set_margins(20, 18, 20)
+    pdf.set_auto_page_break(True, margin=20)
+    clean_title = one_line(title)
+    pdf.set_title(clean_title)
+    pdf.set_author("Aeko Studio")
+    pdf.set_creator("Aeko Studio")
+    pdf.set_lang("pt-BR" if code == "pt" else "en")
+    pdf.set_creation_date(plan.updated_at)
+    pdf.add_page()
+
+    pdf.set_font(_SANS, "B", 18)
+    pdf.set_text_color(*_GREEN)
+    _lines(pdf, clean_title, 8.5)
+    if one_line(subtitle):
+        pdf.set_font(_SANS, "", 11)
+        pdf.set_text_color(*_MUTED)
+        _lines(pdf, one_line(subtitle), 6)
+    pdf.ln(3)
+
+    writer = _Writer(pdf)
+    for heading, text in sections(plan, code):
+        if pdf.will_page_break(2 + 7 + 2.5 + 2 * _LINE):
+            pdf.add_page()  # a section heading never ends a page
+        pdf.ln(2)
+        pdf.set_font(_SANS, "B", 14)
+        pdf.set_text_color(*_GREEN)
+        _lines(pdf, heading, 7)
+        pdf.set_draw_color(*_GREEN)
+        pdf.line(pdf.l_margin, pdf.get_y(), pdf.w - pdf.r_margin, pdf.get_y())
+        pdf.ln(2.5)
+        pdf.set_text_color(*_TEXT)
+        empty = Paragraph((Run(labels["empty"], italic=True),))
+        writer.blocks(parse(text) or [empty], pdf.l_margin)
+    return bytes(pdf.output())
+
+
+def _lines(pdf: FPDF, text: str, height: float) -> None:
+    """One-style text across the whole width, wrapped by fpdf2."""
+    pdf.multi_cell(
+        0, height, _drawable(text, _sans()), align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Blocks
+# --------------------------------------------------------------------------------------------
+
+
+class _Writer:
+    def __init__(self, pdf: FPDF) -> None:
+        self.pdf = pdf
+        self.right = pdf.w - pdf.r_margin
+
+    def blocks(self, blocks: Sequence[Block], left: float) -> None:
+        for block in blocks:
+            self.block(block, left)
+
+    def block(self, block: Block, left: float) -> None:
+        pdf = self.pdf
+        left = min(left, self.right - _MIN_WIDTH)  # fpdf2 raises on a line with no room
+        match block:
+            case Heading():
+                if pdf.will_page_break(1.5 + 6 + 2 * _LINE):
+                    pdf.add_page()  # a subheading never ends a page
+                pdf.ln(1.5)
+                size = 11.5 if block.level <= 3 else _BODY
+                self.runs(block.runs, left, height=6, size=size, bold=True)
+                pdf.ln(0.5)
+            case Paragraph():
+                self.runs(block.runs, left)
+                pdf.ln(1.8)
+            case ListBlock():
+                self.list(block, left, depth=0)
+                pdf.ln(1.0)
+            case Table():
+                self.table(block, left)
+                pdf.ln(2.5)
+            case Code():
+                self.code(block.text, left)
+                pdf.ln(1.8)
+            case Quote():
+                pdf.set_text_color(*_MUTED)
+                self.blocks(block.blocks, left + _INDENT)
+                pdf.set_text_color(*_TEXT)
+            case Rule():
+                pdf.set_draw_color(200, 200, 200)
+                pdf.line(left, pdf.get_y() + 1, self.right, pdf.get_y() + 1)
+                pdf.ln(3)
+
+    def runs(
+        self,
+        runs: Sequence[Run],
+        left: float,
+        *,
+        height: float = _LINE,
+        size: float = _BODY,
+        bold: bool = False,
+    ) -> None:
+        """Styled runs as one paragraph from the current line, wrapped back to ``left``."""
+        pdf = self.pdf
+        margin = pdf.l_margin
+        pdf.set_left_margin(left)  # write() starts each wrapped line at the left margin
+        pdf.set_x(max(pdf.get_x(), left))
+        for run in runs:
+            if run.code:
+                pdf.set_font(_MONO, "", size - 1)
+                text = _drawable(run.text, _mono())
+            else:
+                style = ("B" if run.bold or bold else "") + ("I" if run.italic else "")
+                pdf.set_font(_SANS, style, size)
+                text = _drawable(run.text, _sans())
+            pdf.write(height, text)
+        pdf.ln(height)
+        pdf.set_left_margin(margin)
+        pdf.set_x(margin)
+
+    def list(self, block: ListBlock, left: float, depth: int) -> None:
+        pdf = self.pdf
+        pdf.set_font(_SANS, "", _BODY)
+        last = block.start + len(block.items) - 1
+        marker_width = pdf.get_string_width(f"{last}.") + 2.5 if block.ordered else 5
+        marker_left = min(left + (3 if depth == 0 else 0), self.right - _MIN_WIDTH - marker_width)
+        text_left = marker_left + marker_width
+        for number, item in enumerate(block.items, start=block.start):
+            if pdf.will_page_break(_LINE):
+                pdf.add_page()  # the marker and its item's first line share a page
+            pdf.set_font(_SANS, "", _BODY)
+            pdf.set_x(marker_left)
+            marker = f"{number}." if block.ordered else _BULLETS[min(depth, 2)]
+            pdf.cell(marker_width, _LINE, marker)
+            first = item[0] if item and isinstance(item[0], Paragraph) else None
+            self.runs(first.runs if first else (), text_left)
+            for inner in item[1 if first else 0 :]:
+                if isinstance(inner, ListBlock):
+                    self.list(inner, text_left, depth + 1)
+                else:
+                    self.block(inner, text_left)
+            pdf.ln(0.8)
+
+    def table(self, block: Table, left: float) -> None:
+        if not block.header:
+            return
+        pdf = self.pdf
+        width = self.right - left
+        weights = _column_weights(block)
+        if width * min(weights) / sum(weights) - 2 * _CELL_PADDING[1] < _MIN_CELL_TEXT:
+            # Too many columns for the page: fpdf2 would raise, so the rows go out as text.
+            rows = (block.header, *block.rows)
+            self.code("\n".join(" | ".join(plain(cell) for cell in row) for row in rows), left)
+            return
+        pdf.set_font(_SANS, "", 9)
+        pdf.set_draw_color(170, 170, 170)
+        pdf.set_x(left)
+        aligns = tuple((align or "left").upper() for align in block.aligns)
+        with pdf.table(
+            width=width,
+            col_widths=weights,
+            align="LEFT",
+            text_align=aligns or "LEFT",
+            line_height=4.6,
+            padding=_CELL_PADDING,
+            headings_style=FontFace(emphasis="BOLD", fill_color=(232, 241, 235)),
+            repeat_headings=1,
+        ) as table:
+            for index, cells in enumerate((block.header, *block.rows)):
+                row = table.row()
+                for runs in cells:
+                    # fpdf2 cells are one style: a body cell written all in bold stays bold.
+                    strong = index > 0 and any(run.text.strip() for run in runs)
+                    strong = strong and all(run.bold for run in runs if run.text.strip())
+                    style = FontFace(emphasis="BOLD") if strong else None
+                    row.cell(_drawable(plain(runs), _sans()), style=style)
+        pdf.set_x(pdf.l_margin)
+
+    def code(self, text: str, left: float) -> None:
+        pdf = self.pdf
+        pdf.set_font(_MONO, "", 8.5)
+        pdf.set_fill_color(244, 244, 244)
+        pdf.set_x(left)
+        pdf.multi_cell(
+            self.right - left,
+            4.4,
+            _drawable(text, _mono()),
+            fill=True,
+            padding=(1.5, 2),
+            wrapmode=WrapMode.CHAR,
+            new_x=XPos.LMARGIN,
+            new_y=YPos.NEXT,
+        )
+
+
+def _column_weights(table: Table) -> tuple[float, ...]:
+    """Columns as wide as their longest text, within bounds, so no column is starved."""
+    weights = []
+    for column in range(len(table.header)):
+        texts = [plain(row[column]) for row in (table.header, *table.rows)]
+        longest = max(len(text) for text in texts)
+        weights.append(float(min(max(longest, 6), 40)))
+    return tuple(weights)

@@ -1,0 +1,161 @@
+"""Inventory use cases: read an upload, save it, analyse it into a plan that is saved.
+
+Reading is pure (bytes in, ``Inventory`` out), so a page may cache it; ``analyse`` stores the
+upload before the run and the plan and its usage after it, through the outbox.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+from uuid import uuid4
+
+from application.exports import plan_markdown
+from application.outbox import Write
+from application.workspace import Workspace
+from engine import (
+    AekoBudgetExceededError,
+    AekoError,
+    AekoImprovementPlan,
+    AekoInventoryAnalyzer,
+    AekoModelError,
+    EngineEvent,
+    MalformedAgentOutputError,
+    RunFinished,
+)
+from engine.errors import LocalizedError
+from engine.inventory import Inventory, list_sheets, load_inventory
+from store import StoreError
+from store.repositories import InventoryRecord
+
+# The agents read the previous report under this title; their prompts are Portuguese.
+_PREVIOUS_REPORT_TITLE = "Relatório anterior"
+
+
+def sheets(name: str, data: bytes) -> list[str]:
+    return list_sheets(data, filename=name)
+
+
+def load(
+    name: str,
+    data: bytes,
+    *,
+    sheets: list[str] | None = None,
+    gwp_set: str,
+    ch4_origin: str,
+    overrides: Mapping[str, Mapping[str, str | None]] | None = None,
+) -> Inventory:
+    """The upload as a reconciled inventory; ``InventoryError`` says what is wrong with it."""
+    return load_inventory(
+        data,
+        filename=name,
+        sheets=list(sheets) if sheets else None,
+        gwp_set=gwp_set,
+        ch4_origin=ch4_origin,
+        column_overrides={k: dict(v) for k, v in overrides.items()} if overrides else None,
+    )
+
+
+def previous_plans(workspace: Workspace, limit: int = 20) -> list[AekoImprovementPlan]:
+    """The user's latest plans, for the analysis to build on; none when the database is away."""
+    try:
+        return workspace.store.plans(workspace.user.id).list(limit=limit)
+    except StoreError:
+        return []
+
+
+def summary_of(inventory: Inventory) -> dict[str, Any]:
+    """What is kept beside the stored upload, to list it without reading it again."""
+    return {
+        "total_tco2e": inventory.total_tco2e,
+        "gwp_set": inventory.gwp_set,
+        "ch4_origin": inventory.ch4_origin,
+        "year": inventory.year,
+        "status": inventory.status,
+        "rows": len(inventory.table),
+        "by_scope": inventory.totals_by("scope").to_dict("records"),
+    }
+
+
+PlanStatus = Literal["planned", "budget_exceeded", "malformed", "model_unavailable", "failed"]
+
+
+@dataclass(frozen=True)
+class PlanEnded:
+    """How the analysis ended, and whether its plan reached the database already."""
+
+    status: PlanStatus
+    run_id: str
+    record: InventoryRecord | None = None  # the stored upload, once saved
+    plan: AekoImprovementPlan | None = None
+    error: Exception | None = None
+    saved: bool = True  # False: the plan waits in the outbox for the database
+
+
+def analyse(
+    workspace: Workspace,
+    name: str,
+    data: bytes,
+    inventory: Inventory,
+    *,
+    previous: AekoImprovementPlan | None = None,
+) -> Iterator[EngineEvent | PlanEnded]:
+    """Save the upload, run the inventory flow, save the plan and the usage.
+
+    Yields the engine's events as they happen, then ``PlanEnded``. Raises
+    ``DailyCapReachedError`` before anything is spent when today's allowance is gone.
+    """
+    budget = workspace.run_budget()
+    store, outbox, user_id = workspace.store, workspace.outbox, workspace.user.id
+    run_id = uuid4().hex
+    record: InventoryRecord | None = None
+    try:
+        record = store.inventories(user_id).save(
+            name,
+            data,
+            sheets=inventory.sheets,
+            mapping=inventory.mapping,
+            summary=summary_of(inventory),
+        )
+        analyzer = AekoInventoryAnalyzer()
+        if previous is not None:
+            analyzer.set_context(plan_markdown(previous, title=_PREVIOUS_REPORT_TITLE, lang="pt"))
+        plan: AekoImprovementPlan | None = None
+        for event in analyzer.stream(
+            inventory, id_external_inventory=record.number, budget=budget, run_id=run_id
+        ):
+            if isinstance(event, RunFinished):
+                plan = event.result  # type: ignore[assignment]
+            yield event
+    except AekoBudgetExceededError as error:
+        number = record.number if record else None
+        usage = Write.usage(
+            user_id,
+            run_id,
+            "inventory",
+            error.usage,
+            outcome="budget_exceeded",
+            inventory_number=number,
+        )
+        outbox.submit(store, usage)
+        yield PlanEnded("budget_exceeded", run_id, record, error=error)
+        return
+    except MalformedAgentOutputError as error:
+        yield PlanEnded("malformed", run_id, record, error=error)
+        return
+    except AekoModelError as error:
+        yield PlanEnded("model_unavailable", run_id, record, error=error)
+        return
+    except (LocalizedError, AekoError) as error:  # the database, the inventory, the engine
+        yield PlanEnded("failed", run_id, record, error=error)
+        return
+    if plan is None:
+        yield PlanEnded("failed", run_id, record, error=AekoError("the run gave no plan"))
+        return
+    usage = Write.usage(
+        user_id, run_id, "inventory", plan.usage, outcome="plan", inventory_number=record.number
+    )
+    outbox.submit(store, usage)
+    saved = outbox.submit(store, Write.plan(user_id, plan, run_id))
+    yield PlanEnded("planned", run_id, record, plan, saved=saved)

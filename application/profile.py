@@ -1,0 +1,62 @@
+"""Profile use cases: what the user told us about themselves, what they spent, their memories.
+
+The agents read the role, the use case and the active memories in every chat turn, so these
+are kept trimmed and a memory may carry a last day after which it no longer applies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+
+from application.workspace import Workspace
+from engine import AekoUser, AekoUserMemory
+from store.repositories import UsageTotals
+
+
+@dataclass(frozen=True)
+class Spending:
+    today: UsageTotals  # since midnight UTC: what the daily cap is measured against
+    total: UsageTotals
+
+
+def spending(workspace: Workspace) -> Spending:
+    usage = workspace.store.usage(workspace.user.id)
+    return Spending(today=usage.totals_today(), total=usage.totals())
+
+
+def update_profile(workspace: Workspace, *, role: str, usecase: str) -> AekoUser:
+    return workspace.store.users.update_profile(
+        workspace.user.id, role=role.strip(), usecase=usecase.strip()
+    )
+
+
+def memories(workspace: Workspace) -> list[AekoUserMemory]:
+    """Every memory, expired ones included, for the user to review."""
+    return workspace.store.memories(workspace.user.id).all()
+
+
+def remember(
+    workspace: Workspace, field: str, description: str, *, last_day: date | None = None
+) -> AekoUserMemory | None:
+    """Keep a memory; None when its field or description is empty."""
+    field, description = field.strip(), description.strip()
+    if not field or not description:
+        return None
+    expires_at = datetime.combine(last_day, time.max, tzinfo=UTC) if last_day else None
+    return workspace.store.memories(workspace.user.id).add(
+        field, description, expires_at=expires_at
+    )
+
+
+def edit_memory(
+    workspace: Workspace, memory_id: str, *, field: str, description: str
+) -> AekoUserMemory:
+    return workspace.store.memories(workspace.user.id).update(
+        memory_id, field=field.strip(), description=description.strip()
+    )
+
+
+def forget(workspace: Workspace, memory_id: str) -> AekoUserMemory:
+    """Expire a memory now: kept for the record, no longer read by the agents."""
+    return workspace.store.memories(workspace.user.id).expire(memory_id)

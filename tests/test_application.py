@@ -1,0 +1,261 @@
+"""The use cases, without Streamlit: a real embedded database and scripted models."""
+
+import subprocess
+import sys
+
+import pytest
+
+from application import chat, history, inventories
+from application.chat import TurnEnded, TurnStarted
+from application.inventories import PlanEnded
+from application.outbox import Outbox
+from application.workspace import DailyCapReachedError, Workspace
+from engine import Aeko, AekoBudgetExceededError, AekoImprovementPlan, AgentStarted, RunFinished
+from engine.agents.catalog import (
+    COORDINATOR,
+    FAQ,
+    GREEN_GASES_ANALYST,
+    GUARDRAIL,
+    INVENTORY_ANALYST,
+    ORCHESTRATOR,
+    POLLUTANTS_ANALYST,
+    ROUTER,
+)
+from engine.inventory import DEFAULT_GWP_SET
+from engine.inventory.gwp import DEFAULT_CH4_ORIGIN
+from engine.models.scripted import ScriptedChatModel
+from store import StoreConfig, connect
+
+SPECIALIST = {
+    ROUTER: ["Poluentes.\nNext agent: Analista de Poluentes"],
+    POLLUTANTS_ANALYST: ["Diesel: 1.240 t CO2e (38%).\nNext agent: Orquestrador"],
+    ORCHESTRATOR: ["O diesel responde por 38% das emissões.\nNext agent: Guardrail de Saída"],
+    GUARDRAIL: ["Aprovado."],
+}
+PLAN = (
+    "## Problema definido\nA caldeira a diesel emite 1.240 t CO2e.\n\n"
+    "## Método\nSubstituir 40% do diesel por HVO até 2027.\n\n"
+    "## Raciocínio\nO HVO é renovável.\nNext agent: Nenhum"
+)
+CONCEPT = {ROUTER: ["Conceito.\nNext agent: FAQ"], FAQ: ["Emissões diretas.\nNext agent: Nenhum"]}
+INVENTORY_CSV = "Fonte,Gás,t CO2e\nCaldeira a diesel,CO2,1240\nFrota,CO2,310\n".encode()
+
+
+def scripted(script: dict, name: str = "fake") -> ScriptedChatModel:
+    model = ScriptedChatModel(model_name=name, script=script)
+    Aeko.config(fast_model=model, slow_model=model)
+    return model
+
+
+@pytest.fixture
+def workspace(db_store) -> Workspace:
+    user = db_store.users.get_or_create(4242, role="Analista ESG")
+    return Workspace(db_store, user, Outbox())
+
+
+def run(items) -> list:
+    return list(items)
+
+
+def test_a_turn_is_pending_while_it_runs_then_answered_with_its_usage_and_meta(workspace):
+    seen_pending = []
+
+    def approve(_messages):
+        # While the engine runs, the question is already in the database as pending.
+        sessions = workspace.store.sessions(workspace.user.id)
+        seen_pending.extend(p.input for s in sessions.list() for p in sessions.pending_turns(s.id))
+        return "Aprovado."
+
+    scripted({**SPECIALIST, GUARDRAIL: [approve]})
+    items = run(chat.ask(workspace, "Quanto emite o diesel da minha frota?", None))
+
+    started, ended = items[0], items[-1]
+    assert isinstance(started, TurnStarted) and isinstance(ended, TurnEnded)
+    assert any(isinstance(item, AgentStarted) for item in items[1:-1])
+    assert isinstance(items[-2], RunFinished)
+    assert seen_pending == ["Quanto emite o diesel da minha frota?"]
+    assert ended.status == "answered" and ended.saved and ended.turn_index == 0
+
+    stored = chat.open_conversation(workspace, started.session.id)
+    assert stored.name == "Quanto emite o diesel da minha frota?"
+    assert [m.output for m in stored.messages] == ["O diesel responde por 38% das emissões."]
+    shown = chat.transcript(workspace, stored)
+    assert shown.pending == [] and shown.rejected == [] and shown.waiting == []
+    assert shown.cost.runs == 1
+    assert shown.cost.input_tokens == ended.response.usage.input_tokens
+    assert shown.turns[0].cost_usd == ended.response.usage.cost_usd
+
+
+def test_the_next_turn_goes_to_the_same_conversation_and_feedback_is_kept(workspace):
+    scripted(CONCEPT)
+    first = run(chat.ask(workspace, "O que é escopo 1?", None))[-1]
+    second = run(chat.ask(workspace, "E escopo 2?", first.session))[-1]
+    assert second.session.id == first.session.id and second.turn_index == 1
+
+    submitted_at = second.response.message.submitted_at
+    assert chat.record_feedback(workspace, first.session.id, submitted_at, 1)
+    shown = chat.transcript(workspace, chat.open_conversation(workspace, first.session.id))
+    assert [t.feedback for t in shown.turns] == [None, 1]
+
+
+def test_a_rejected_turn_keeps_the_reasons_and_adds_no_message(workspace):
+    scripted({**SPECIALIST, GUARDRAIL: ["Reprovado: número sem fonte."]})
+    ended = run(chat.ask(workspace, "Quanto emite o diesel?", None))[-1]
+    assert ended.status == "rejected" and ended.saved
+    assert ended.reasons == "número sem fonte."
+    shown = chat.transcript(workspace, chat.open_conversation(workspace, ended.session.id))
+    assert shown.turns == []
+    assert [(r.input, r.reasons) for r in shown.rejected] == [
+        ("Quanto emite o diesel?", "número sem fonte.")
+    ]
+
+
+def test_a_model_that_fails_ends_the_turn_and_the_question_stays_pending(workspace):
+    scripted({ROUTER: [RuntimeError("provider down")]})
+    items = run(chat.ask(workspace, "Pergunta que falha", None))
+    ended = items[-1]
+    assert ended.status == "model_unavailable"
+    assert not any(isinstance(item, RunFinished) for item in items)
+    shown = chat.transcript(workspace, chat.open_conversation(workspace, ended.session.id))
+    assert [p.input for p in shown.pending] == ["Pergunta que falha"]
+
+
+def test_the_daily_cap_refuses_before_anything_is_created_or_spent(workspace):
+    model = scripted(SPECIALIST)
+    capped = Workspace(workspace.store, workspace.user, workspace.outbox, daily_cost_cap_usd=0.0)
+    with pytest.raises(DailyCapReachedError) as raised:
+        next(chat.ask(capped, "Pergunta", None))
+    assert "US$ 0.00" in raised.value.message("en")
+    assert history.recent_conversations(capped) == []
+    assert model.calls == []
+
+
+def test_a_run_stopped_by_its_budget_records_what_it_spent(workspace, monkeypatch):
+    scripted(SPECIALIST, name="gemini-2.5-flash")  # a priced model: the cost cap can bite
+    capped = Workspace(workspace.store, workspace.user, workspace.outbox, 1e-9)
+    ended = run(chat.ask(capped, "Quanto emite o diesel?", None))[-1]
+    assert ended.status == "budget_exceeded"
+    assert isinstance(ended.error, AekoBudgetExceededError)
+    totals = workspace.store.usage(workspace.user.id).totals(session_id=ended.session.id)
+    assert totals.runs == 1 and totals.input_tokens == ended.error.usage.input_tokens > 0
+
+
+def test_an_answer_given_while_the_database_died_waits_and_is_written_once_back(tmp_path):
+    store = connect(StoreConfig(data_dir=tmp_path), timeout_ms=1_000)
+    user = store.users.get_or_create(9)
+    workspace = Workspace(store, user, Outbox())
+
+    def approve_then_lose_the_database(_messages):
+        store.server.stop()
+        return "Aprovado."
+
+    scripted({**SPECIALIST, GUARDRAIL: [approve_then_lose_the_database]})
+    ended = run(chat.ask(workspace, "Pergunta com o banco caindo", None))[-1]
+    assert ended.status == "answered" and not ended.saved
+    assert [w.kind for w in workspace.outbox.queued][-1] == "complete_turn"
+    store.client.close()
+
+    back = connect(StoreConfig(data_dir=tmp_path), timeout_ms=5_000)
+    try:
+        revived = Workspace(back, user, workspace.outbox)
+        waiting = chat.transcript(revived, ended.session).waiting
+        assert [m.output for m in waiting] == ["O diesel responde por 38% das emissões."]
+        queued = len(workspace.outbox.queued)
+        assert workspace.outbox.flush(back) == queued
+        stored = chat.open_conversation(revived, ended.session.id)
+        assert [m.input for m in stored.messages] == ["Pergunta com o banco caindo"]
+        assert chat.transcript(revived, stored).pending == []
+        assert workspace.outbox.queued == []
+    finally:
+        back.close()
+
+
+def _inventory():
+    return inventories.load(
+        "frota.csv", INVENTORY_CSV, gwp_set=DEFAULT_GWP_SET, ch4_origin=DEFAULT_CH4_ORIGIN
+    )
+
+
+def _plan_script(coordinator):
+    return {
+        INVENTORY_ANALYST: ["Inventário lido.\nNext agent: Analista de Poluentes"],
+        POLLUTANTS_ANALYST: ["CO2 domina.\nNext agent: Orquestrador"],
+        GREEN_GASES_ANALYST: ["HVO no lugar do diesel.\nNext agent: FAQ"],
+        COORDINATOR: coordinator,
+    }
+
+
+def test_an_analysis_saves_the_upload_the_plan_and_the_usage(workspace):
+    inventory = _inventory()
+    assert inventory.total_tco2e == pytest.approx(1550)
+    scripted(_plan_script([PLAN]))
+    items = run(inventories.analyse(workspace, "frota.csv", INVENTORY_CSV, inventory))
+    ended = items[-1]
+    assert isinstance(ended, PlanEnded) and ended.status == "planned" and ended.saved
+    assert ended.plan.method == "Substituir 40% do diesel por HVO até 2027."
+
+    record = workspace.store.inventories(workspace.user.id).get(ended.record.id)
+    assert record.summary["total_tco2e"] == pytest.approx(1550)
+    assert workspace.store.inventories(workspace.user.id).file(record.id) == INVENTORY_CSV
+    saved = inventories.previous_plans(workspace)
+    assert [p.id_external_inventory for p in saved] == [record.number]
+    usage = workspace.store.usage(workspace.user.id).totals()
+    assert usage.runs == 1 and usage.input_tokens == ended.plan.usage.input_tokens
+
+
+def test_a_previous_plan_reaches_the_agents_as_context(workspace):
+    model = scripted(_plan_script([PLAN]))
+    previous = AekoImprovementPlan(
+        id_external_inventory=1,
+        defined_problem="Caldeira antiga",
+        method="Trocar o queimador",
+        reasoning="Eficiência",
+    )
+    inventory = _inventory()
+    run(inventories.analyse(workspace, "frota.csv", INVENTORY_CSV, inventory, previous=previous))
+    prompt = "\n".join(m.text for m in model.calls_for(COORDINATOR)[0].messages)
+    assert "Trocar o queimador" in prompt
+
+
+def test_a_plan_that_never_takes_shape_is_reported_and_nothing_is_saved_as_plan(workspace):
+    scripted(_plan_script(["Sem títulos.\nNext agent: Nenhum"]))
+    ended = run(inventories.analyse(workspace, "frota.csv", INVENTORY_CSV, _inventory()))[-1]
+    assert ended.status == "malformed" and ended.plan is None
+    assert ended.record is not None  # the upload itself is kept
+    assert inventories.previous_plans(workspace) == []
+
+
+def test_history_searches_without_accents_or_case_and_deletes(workspace):
+    scripted(CONCEPT)
+    kept = run(chat.ask(workspace, "Como reduzir emissões da caldeira?", None))[-1].session
+    other = run(chat.ask(workspace, "O que é escopo 3?", None))[-1].session
+    found = history.find_conversations(workspace, "CALDEIRA")
+    assert [s.id for s in found] == [kept.id]
+    assert len(history.find_conversations(workspace, "")) == 2
+
+    assert history.rename_conversation(workspace, other.id, "  Escopo   três  ")
+    assert [s.name for s in history.find_conversations(workspace, "escopo tres")] == ["Escopo três"]
+    assert history.delete_conversation(workspace, other.id)
+    assert [s.id for s in history.recent_conversations(workspace)] == [kept.id]
+
+
+def test_history_finds_plans_by_their_text(workspace):
+    scripted(_plan_script([PLAN]))
+    ended = run(inventories.analyse(workspace, "frota.csv", INVENTORY_CSV, _inventory()))[-1]
+    found = history.find_plans(workspace, "renovavel")
+    assert [p.id_external_inventory for p in found] == [ended.record.number]
+    assert history.find_plans(workspace, "carvão") == []
+    assert history.delete_plan(workspace, found[0].id)
+    assert history.find_plans(workspace) == []
+
+
+def test_the_application_layer_runs_without_streamlit():
+    code = (
+        "import sys, application.chat, application.inventories, application.history, "
+        "application.exports; print('streamlit' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
