@@ -10,6 +10,7 @@ navigation = st.navigation(
     [
         st.Page("pages/chat.py", title=t("nav_chat"), icon=":material/forum:", default=True),
         st.Page("pages/inventory.py", title=t("nav_inventory"), icon=":material/table_chart:"),
+        st.Page("pages/calculator.py", title=t("nav_calculator"), icon=":material/calculate:"),
         st.Page("pages/history.py", title=t("nav_history"), icon=":material/history:"),
         st.Page("pages/settings.py", title=t("nav_settings"), icon=":material/settings:"),
     ]

@@ -6,7 +6,7 @@ upload before the run and the plan and its usage after it, through the outbox.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 from uuid import uuid4
@@ -24,10 +24,15 @@ from engine import (
     MalformedAgentOutputError,
     RunFinished,
 )
+from engine.emissions import FactorLibrary, activities, default_library, read_factor_csv
 from engine.errors import LocalizedError
 from engine.inventory import Inventory, list_sheets, load_inventory
+from engine.inventory.combine import ADDED_SHEET, added_rows_table, with_added
 from store import StoreError
 from store.repositories import InventoryRecord
+
+# A user's own factor file: (file name, bytes), kept with the inventory it computed.
+FactorFile = tuple[str, bytes]
 
 # The agents read the previous report under this title; their prompts are Portuguese.
 _PREVIOUS_REPORT_TITLE = "Relatório anterior"
@@ -35,6 +40,12 @@ _PREVIOUS_REPORT_TITLE = "Relatório anterior"
 
 def sheets(name: str, data: bytes) -> list[str]:
     return list_sheets(data, filename=name)
+
+
+def own_factors(name: str, data: bytes) -> FactorLibrary:
+    """The factor library with a user's CSV on top (their factors win every lookup they
+    match); ``FactorFileError`` names the line and column at fault."""
+    return default_library().overlay(read_factor_csv(data, source_name=name))
 
 
 def load(
@@ -45,16 +56,34 @@ def load(
     gwp_set: str,
     ch4_origin: str,
     overrides: Mapping[str, Mapping[str, str | None]] | None = None,
+    factors: FactorFile | None = None,
+    added: Sequence[Mapping[str, object]] = (),
 ) -> Inventory:
-    """The upload as a reconciled inventory; ``InventoryError`` says what is wrong with it."""
-    return load_inventory(
+    """The upload as a reconciled inventory, activity rows computed with the factor library
+    (the user's own factors over the defaults), plus the rows ``added`` from the calculator
+    (activity, quantity, unit, period) under a sheet of their own. ``InventoryError`` says
+    what is wrong with the file, ``EmissionsError`` with the factors."""
+    library = own_factors(*factors) if factors else None
+    inventory = load_inventory(
         data,
         filename=name,
         sheets=list(sheets) if sheets else None,
         gwp_set=gwp_set,
         ch4_origin=ch4_origin,
         column_overrides={k: dict(v) for k, v in overrides.items()} if overrides else None,
+        factors=library,
     )
+    if not added:
+        return inventory
+    names = {activity.id: activity.name["pt"] for activity in activities()}
+    extra = load_inventory(
+        added_rows_table(added, names),
+        filename=f"{ADDED_SHEET}.csv",
+        gwp_set=gwp_set,
+        ch4_origin=ch4_origin,
+        factors=library,
+    )
+    return with_added(inventory, extra)
 
 
 def previous_plans(workspace: Workspace, limit: int = 20) -> list[AekoImprovementPlan]:
@@ -100,8 +129,10 @@ def analyse(
     inventory: Inventory,
     *,
     previous: AekoImprovementPlan | None = None,
+    factors: FactorFile | None = None,
 ) -> Iterator[EngineEvent | PlanEnded]:
-    """Save the upload, run the inventory flow, save the plan and the usage.
+    """Save the upload (with the user's factor file, if any), run the inventory flow, save
+    the plan and the usage.
 
     Yields the engine's events as they happen, then ``PlanEnded``. Raises
     ``DailyCapReachedError`` before anything is spent when today's allowance is gone.
@@ -117,6 +148,7 @@ def analyse(
             sheets=inventory.sheets,
             mapping=inventory.mapping,
             summary=summary_of(inventory),
+            factors=factors,
         )
         analyzer = AekoInventoryAnalyzer()
         if previous is not None:

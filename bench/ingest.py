@@ -67,6 +67,39 @@ def wide_table(rows: int, *, seed: int = 0) -> pd.DataFrame:
     )
 
 
+def activity_table(rows: int, *, seed: int = 0, monthly: bool = False) -> pd.DataFrame:
+    """Activity data only (a fuel card or utility export): facility, source, fuel, a date in
+    2024, quantity and unit; no emissions. Every row is computed with the factor library.
+    Dated by day, five activities make 1,830 distinct (activity, unit, day) groups; by
+    month (``monthly``), 60."""
+    rng = np.random.default_rng(seed)
+    kinds = np.array(
+        [
+            ("Caminhões", "Óleo diesel S10", "litros"),
+            ("Caldeira", "Gás natural", "m³"),
+            ("Forno", "GLP", "kg"),
+            ("Rede", "Energia elétrica", "MWh"),
+            ("Gerador", "Óleo diesel S500", "L"),
+        ],
+        dtype=object,
+    )
+    pick = rng.integers(0, len(kinds), rows)
+    days = pd.Timestamp("2024-01-01") + pd.to_timedelta(rng.integers(0, 366, rows), unit="D")
+    if monthly:
+        days = days.to_period("M").to_timestamp()
+    facilities = np.array(["Fábrica Campinas", "Fábrica Recife", "CD Sul"], dtype=object)
+    return pd.DataFrame(
+        {
+            "Unidade": rng.choice(facilities, rows),
+            "Fonte": kinds[pick, 0],
+            "Combustível": kinds[pick, 1],
+            "Data": days.to_pydatetime(),
+            "Quantidade": np.round(rng.uniform(1, 5_000, rows), 2),
+            "Unidade de medida": kinds[pick, 2],
+        }
+    )
+
+
 def run_in_child(path: Path) -> dict:
     process = subprocess.Popen(
         [sys.executable, "-m", "bench.ingest", "--one", str(path)],
@@ -105,6 +138,12 @@ def main() -> None:
         path = Path(folder) / f"wide_{wide_rows}.xlsx"
         path.write_bytes(as_xlsx(wide_table(wide_rows)))
         results[f"{wide_rows}_rows_xlsx_wide_with_total_column"] = run_in_child(path)
+        for monthly in (False, True):
+            dated = "monthly" if monthly else "daily"
+            path = Path(folder) / f"activity_{dated}_{wide_rows}.xlsx"
+            table = activity_table(wide_rows, monthly=monthly)
+            path.write_bytes(as_xlsx(table, sheet_name="Consumo 2024"))
+            results[f"{wide_rows}_rows_xlsx_activity_data_{dated}"] = run_in_child(path)
         digests = {}
         for rows in (5_000, 50_000):
             path = Path(folder) / f"digest_{rows}.csv"

@@ -13,6 +13,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # navigation
     "nav_chat": {"pt": "Chat", "en": "Chat"},
     "nav_inventory": {"pt": "Inventário", "en": "Inventory"},
+    "nav_calculator": {"pt": "Calculadora", "en": "Calculator"},
     "nav_history": {"pt": "Histórico", "en": "History"},
     "nav_settings": {"pt": "Configurações", "en": "Settings"},
     # sidebar status
@@ -171,6 +172,76 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The database did not answer: the answer stays in this tab and will "
         "be saved when it is back.",
     },
+    # calculator and factors
+    "calc_title": {"pt": "Calculadora de emissões", "en": "Emissions calculator"},
+    "calc_caption": {
+        "pt": "Dado de atividade × fator de emissão, com a fonte de cada fator.",
+        "en": "Activity data × emission factor, with the source of every factor.",
+    },
+    "calc_activity": {"pt": "Atividade", "en": "Activity"},
+    "calc_quantity": {"pt": "Quantidade", "en": "Quantity"},
+    "calc_unit": {"pt": "Unidade", "en": "Unit"},
+    "calc_period": {"pt": "Período", "en": "Period"},
+    "calc_period_help": {
+        "pt": "Ano (2024), mês (2024-06) ou dia (2024-06-15): a mistura de biodiesel e o "
+        "fator do SIN dependem da data.",
+        "en": "Year (2024), month (2024-06) or day (2024-06-15): the biodiesel blend and "
+        "the grid factor depend on the date.",
+    },
+    "calc_result": {"pt": "Emissões (escopo {scope})", "en": "Emissions (scope {scope})"},
+    "calc_biogenic": {
+        "pt": "CO2 biogênico (relatado à parte)",
+        "en": "Biogenic CO2 (reported apart)",
+    },
+    "calc_montreal": {
+        "pt": "Gases do Protocolo de Montreal (à parte)",
+        "en": "Montreal Protocol gases (apart)",
+    },
+    "calc_how": {"pt": "Como foi calculado", "en": "How it was computed"},
+    "calc_factors": {"pt": "Fatores usados", "en": "Factors used"},
+    "calc_add": {"pt": "Adicionar ao inventário aberto", "en": "Add to the open inventory"},
+    "calc_added": {
+        "pt": "Linha adicionada ao inventário aberto ({n} no total).",
+        "en": "Row added to the open inventory ({n} in all).",
+    },
+    "calc_no_inventory": {
+        "pt": "Abra um inventário na página Inventário para somar linhas a ele.",
+        "en": "Open an inventory on the Inventory page to add rows to it.",
+    },
+    "calc_own_factors": {
+        "pt": "Usando os seus fatores ({name}).",
+        "en": "Using your own factors ({name}).",
+    },
+    "fac_role": {"pt": "Fator", "en": "Factor"},
+    "fac_value": {"pt": "Valor", "en": "Value"},
+    "fac_unit": {"pt": "Unidade", "en": "Unit"},
+    "fac_source": {"pt": "Fonte", "en": "Source"},
+    "fac_period": {"pt": "Validade", "en": "Valid"},
+    "fac_owner": {"pt": "Origem", "en": "Origin"},
+    "fac_user": {"pt": "seu arquivo", "en": "your file"},
+    "fac_library": {"pt": "biblioteca", "en": "library"},
+    "fac_none": {"pt": "Nenhum fator usado.", "en": "No factor used."},
+    "inv_factors": {
+        "pt": "Fatores de emissão ({n} usados)",
+        "en": "Emission factors ({n} used)",
+    },
+    "inv_own_factors": {
+        "pt": "Seus próprios fatores (CSV no formato da biblioteca)",
+        "en": "Your own factors (CSV in the library's format)",
+    },
+    "inv_own_factors_help": {
+        "pt": "Colunas: key, gas, value, unit, region, valid_from, valid_to, document, table, "
+        "year, url, note. Eles substituem os da biblioteca neste inventário e ficam "
+        "guardados com ele.",
+        "en": "Columns: key, gas, value, unit, region, valid_from, valid_to, document, table, "
+        "year, url, note. They override the library's for this inventory and are stored "
+        "with it.",
+    },
+    "inv_added_rows": {
+        "pt": "Linhas da calculadora ({n})",
+        "en": "Calculator rows ({n})",
+    },
+    "inv_clear_added": {"pt": "Remover as linhas da calculadora", "en": "Remove calculator rows"},
     # inventory
     "inv_title": {"pt": "Inventário de emissões", "en": "Emissions inventory"},
     "inv_caption": {

@@ -21,6 +21,8 @@ from engine.agents.runner import AgentRunner
 from engine.agents.system_prompt import render_system_prompt
 from engine.budget import BUDGET_KEY, BudgetTracker, RunBudget
 from engine.dto import AekoTool
+from engine.emissions.tool import FACTORS_KEY as EMISSION_FACTORS_KEY
+from engine.emissions.tool import calculate_emissions
 from engine.errors import AekoNotConfiguredError
 from engine.graph.builder import RECURSION_LIMIT, build_graph
 from engine.graph.routing import ROUTES, Flow
@@ -37,6 +39,20 @@ INVENTORY_TOOL = AekoTool(
         "Consulte a tabela completa do inventário quando o resumo não bastar: filtre por "
         "escopo, gás, categoria, unidade, fonte, combustível ou ano; agrupe e some t CO2e; "
         "ou liste as maiores linhas. Cite os números que ela devolver."
+    ),
+)
+
+
+# The calculator is bound to the analysts in both flows: a figure computed from activity data
+# comes from the factor library, with its sources, never from the model's memory.
+EMISSIONS_TOOL_AGENTS = INVENTORY_TOOL_AGENTS
+EMISSIONS_TOOL = AekoTool(
+    tool=calculate_emissions,
+    description=(
+        "Calcule emissões a partir de dados de atividade (L de diesel, m³ de gás natural, MWh "
+        "de eletricidade, kg de refrigerante, t de calcário): informe atividade, quantidade, "
+        "unidade e data ou ano. Cite a conta que ela devolver, com fatores e fontes; não "
+        "calcule de cabeça."
     ),
 )
 
@@ -128,7 +144,12 @@ class Runtime:
         config = {
             "recursion_limit": RECURSION_LIMIT[flow],
             "metadata": {"flow": flow},
-            "configurable": {INVENTORY_KEY: inventory, BUDGET_KEY: budget},
+            "configurable": {
+                INVENTORY_KEY: inventory,
+                BUDGET_KEY: budget,
+                # The inventory's own factors (the user's), for the calculator tool.
+                EMISSION_FACTORS_KEY: getattr(inventory, "factors", None),
+            },
         }
         graph = self.graph(flow, inventory_tool=inventory is not None)
         for mode, chunk in graph.stream(state, config, stream_mode=["custom", "values"]):
@@ -150,6 +171,9 @@ class Runtime:
             tools = self._tools.get(agent, ())
             if inventory_tool and agent in INVENTORY_TOOL_AGENTS:
                 tools = (*tools, INVENTORY_TOOL)
+            names = {tool.name for tool in tools}
+            if agent in EMISSIONS_TOOL_AGENTS and EMISSIONS_TOOL.name not in names:
+                tools = (*tools, EMISSIONS_TOOL)
             runners[agent] = AgentRunner(
                 agent,
                 render_system_prompt(PROMPTS[agent], flow, tools),

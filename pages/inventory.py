@@ -11,17 +11,20 @@ from application.inventories import PlanEnded
 from application.safe_text import sanitize
 from application.workspace import DailyCapReachedError
 from assets import SAMPLE_NAME, SAMPLE_PATH
-from components import charts, reconciliation
+from components import charts, open_inventory, reconciliation
 from components.budget import explain_budget_error
 from components.context import current, require_workspace
+from components.factors import inventory_factors
 from components.i18n import language, number, t
 from components.plan_card import plan_card, plan_downloads
 from components.trail import cost_text, run_with_trail
+from engine.emissions import EmissionsError, read_factor_csv
 from engine.errors import LocalizedError
 from engine.inventory import DEFAULT_GWP_SET, FIELDS, GWP_SETS, Inventory, InventoryError
 from engine.inventory.gwp import CH4_ORIGINS, DEFAULT_CH4_ORIGIN, gwp
 
-UPLOAD = "aeko_inventory_upload"  # (file name, bytes): the upload survives reruns
+UPLOAD = open_inventory.UPLOAD
+FACTORS = open_inventory.FACTORS
 PLAN = "aeko_inventory_plan"
 EXTENSIONS = ["xlsx", "xlsm", "xls", "ods", "csv", "txt"]
 
@@ -46,6 +49,9 @@ def _load(
     gwp_set: str,
     ch4_origin: str,
     overrides_json: str,
+    factors_digest: str,
+    _factors: tuple[str, bytes] | None,
+    added_json: str,
 ) -> Inventory:
     return inventories.load(
         name,
@@ -54,7 +60,41 @@ def _load(
         gwp_set=gwp_set,
         ch4_origin=ch4_origin,
         overrides=json.loads(overrides_json),
+        factors=_factors,
+        added=json.loads(added_json),
     )
+
+
+def _own_factors_section() -> tuple[str, bytes] | None:
+    """The user's factor CSV for this inventory: uploaded, checked, shown; or None."""
+    own = open_inventory.own_factors()
+    with st.expander(t("inv_own_factors"), icon=":material/upload_file:", expanded=bool(own)):
+        st.caption(t("inv_own_factors_help"))
+        version = st.session_state.get("own-factors-version", 0)  # a new key empties it
+        uploaded = st.file_uploader(
+            t("inv_own_factors"),
+            type=["csv"],
+            key=f"own-factors-{version}",
+            label_visibility="collapsed",
+        )
+        if uploaded is not None:
+            own = (uploaded.name, uploaded.getvalue())
+            st.session_state[FACTORS] = own
+        if own is None:
+            return None
+        try:
+            mine = read_factor_csv(own[1], source_name=own[0])
+        except EmissionsError as error:
+            st.session_state.pop(FACTORS, None)
+            st.error(error.message(language()), icon=":material/error:")
+            return None
+        st.caption(t("calc_own_factors", name=sanitize(own[0])))
+        st.dataframe(mine.to_frame().drop(columns=["user"]), hide_index=True)
+        if st.button(t("delete"), key="own-factors-remove", icon=":material/delete:"):
+            st.session_state.pop(FACTORS, None)
+            st.session_state["own-factors-version"] = version + 1
+            st.rerun()
+    return own
 
 
 def _ch4_option(origin: str) -> str:
@@ -68,10 +108,12 @@ with sample_col:
     if st.button(t("inv_sample"), icon=":material/science:", width="stretch"):
         st.session_state[UPLOAD] = (SAMPLE_NAME, SAMPLE_PATH.read_bytes())
         st.session_state.pop(PLAN, None)
+        open_inventory.clear_added()
 if uploaded is not None:
     payload = (uploaded.name, uploaded.getvalue())
     if st.session_state.get(UPLOAD, (None, None))[1] != payload[1]:
         st.session_state.pop(PLAN, None)
+        open_inventory.clear_added()  # the calculator's rows belonged to the other file
     st.session_state[UPLOAD] = payload
 if UPLOAD not in st.session_state:
     st.stop()
@@ -93,6 +135,8 @@ try:
         disabled=gwp_set != "AR6",
         key="ch4-origin",
     )
+    own = _own_factors_section()
+    added = open_inventory.added_rows()
     overrides = st.session_state.setdefault(f"overrides-{digest}", {})
     with st.spinner(t("inv_reading")):
         inventory = _load(
@@ -103,10 +147,21 @@ try:
             gwp_set=gwp_set,
             ch4_origin=ch4_origin,
             overrides_json=json.dumps(overrides),
+            factors_digest=hashlib.sha256(own[1]).hexdigest() if own else "",
+            _factors=own,
+            added_json=json.dumps(added, sort_keys=True),
         )
-except InventoryError as error:
+except (InventoryError, EmissionsError) as error:
     st.error(error.message(lang), icon=":material/error:")
     st.stop()
+
+open_inventory.set_year(inventory.year)
+if added:
+    with st.expander(t("inv_added_rows", n=len(added)), icon=":material/calculate:"):
+        st.dataframe(pd.DataFrame(added), hide_index=True)
+        if st.button(t("inv_clear_added"), icon=":material/delete:"):
+            open_inventory.clear_added()
+            st.rerun()
 
 # --- mapping, editable: a conflict opens it, its sheet first ------------------------------
 conflicting = reconciliation.conflicting_sheets(inventory)
@@ -205,6 +260,9 @@ with st.expander(t("inv_findings", n=len(inventory.findings)), icon=":material/r
         st.markdown(f"- {sanitize(finding.message(lang))}{sanitize(where)}")
 with st.expander(t("inv_reconciliation"), icon=":material/fact_check:", expanded=bool(conflicting)):
     reconciliation.show_table(inventory, lang)
+if not inventory.factors_used.empty:
+    with st.expander(t("inv_factors", n=len(inventory.factors_used)), icon=":material/science:"):
+        inventory_factors(inventory.factors_used)
 
 with st.expander(t("inv_table"), icon=":material/table:"):
     table = inventory.table.copy()
@@ -254,7 +312,7 @@ def _show_outcome(ended: PlanEnded) -> None:
 
 
 if st.button(t("inv_analyze"), type="primary", icon=":material/auto_awesome:"):
-    run = inventories.analyse(workspace, name, data, inventory, previous=previous)
+    run = inventories.analyse(workspace, name, data, inventory, previous=previous, factors=own)
     try:
         ended = run_with_trail(run)
     except DailyCapReachedError as error:

@@ -4,13 +4,20 @@
 São Paulo) is laid out like the Brazilian GHG Protocol Program's calculation tool: a prose
 "Sobre" sheet, then one sheet per category with a merged title, a two-row merged header,
 the data rows, a "Total" row and a "Fonte: ..." note. Every emission is computed here from
-activity data and fixed factors (IPCC 2006 defaults, AR5 GWPs), so the numbers and their
-totals agree and the workbook is the same on every build.
+activity data, so the numbers and their totals agree and the workbook is the same on every
+build. Combustion and grid electricity are computed by the product's own factor library
+(``engine.emissions.estimate``, AR5): the ingestion recomputes those rows with it, so the
+sample reconciles and each figure traces to a cited factor. Electricity is stated per month,
+with the MCTI's monthly factor of the SIN. Two fuels the library cannot compute (gasoline C:
+no density of anhydrous ethanol; LPG forklifts: no off-road LPG factor) keep the sample's
+own factors, which the mobile-combustion sheet's note states; the ingestion does not check
+them. Carbonates, refrigerants, travel and waste carry their factors in their own sheets.
 
 The activity data are physically coherent: each plant states its 2024 production (``PLANTS``),
 and its natural gas, wood chips and carbonate decomposition are derived from that production
 with typical specific consumptions and measured carbonate contents (see ``PLANTS`` and
-``SPECIFIC_GJ_PER_T``). Every factor is built from its published source, named beside it.
+``gj_per_t``), the gas and wood sized with the BEN's heating values (``NCV_GJ``). Every
+factor is built from its published source, named beside it or in the factor library.
 
 Run ``python -m scripts.sample_inventory`` to rewrite the shipped ``assets/sample_inventory.xlsx``.
 The builder lives here, out of the app's packages, so that no page pulls openpyxl in to
@@ -19,10 +26,11 @@ show a button: the app only needs the asset's path and name (``assets``).
 
 from __future__ import annotations
 
+import calendar
 import io
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from datetime import date, datetime
 
 import openpyxl
@@ -30,6 +38,8 @@ from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 
 from assets import SAMPLE_PATH
+from engine.emissions import Estimate, estimate
+from engine.emissions.periods import Period
 
 COMPANY = "Cerâmica Vale Verde S.A."
 YEAR = 2024
@@ -43,119 +53,81 @@ _GWP = {"CO2": 1.0, "CH4": 28.0, "N2O": 265.0, "HFC-134a": 1300.0, "SF6": 23500.
 _GWP["R-410A"] = 0.5 * 677.0 + 0.5 * 3170.0  # HFC-32 / HFC-125
 _GWP["R-404A"] = 0.44 * 3170.0 + 0.52 * 4800.0 + 0.04 * 1300.0  # HFC-125 / 143a / 134a
 
-# --- Heating values -------------------------------------------------------------------------
-# Net calorific values (PCI) and densities of the Balanço Energético Nacional (EPE/MME, BEN 2024,
-# "Densidades e poderes caloríficos inferiores"), in GJ per unit of purchase.
+# --- Heating values used to size the plants' fuel ---------------------------------------------
+# The gas meters and the wood-chip invoices are derived from each plant's thermal need (GJ)
+# with the Balanço Energético Nacional's heating values (EPE/MME, BEN 2024, "Densidades e
+# poderes caloríficos inferiores"): the utility bills gas of ~8,800 kcal/m³. These size the
+# quantities only; the emissions of those quantities come from the product's factor library.
 _GJ_PER_KCAL = 4.1868e-6
 NCV_GJ = {
     "Gás natural": 8_800 * _GJ_PER_KCAL,  # per m³: gás natural seco, 8.800 kcal/m³
-    "Diesel A": 10_100 * _GJ_PER_KCAL * 0.840,  # per L: 10.100 kcal/kg, 840 kg/m³
-    "Biodiesel": 9_000 * _GJ_PER_KCAL * 0.880,  # per L: 9.000 kcal/kg, 880 kg/m³
+    "Cavaco de madeira": 3_100 * _GJ_PER_KCAL * 1_000,  # per t: lenha comercial, 3.100 kcal/kg
+    # The two fuels the library cannot compute (below): the sample's own factors.
     "Gasolina A": 10_400 * _GJ_PER_KCAL * 0.742,  # per L: 10.400 kcal/kg, 742 kg/m³
     "Etanol anidro": 6_750 * _GJ_PER_KCAL * 0.791,  # per L: 6.750 kcal/kg, 791 kg/m³
-    "Etanol hidratado": 6_300 * _GJ_PER_KCAL * 0.809,  # per L: 6.300 kcal/kg, 809 kg/m³
     "GLP": 11_100 * _GJ_PER_KCAL,  # per kg: 11.100 kcal/kg
-    "Cavaco de madeira": 3_100 * _GJ_PER_KCAL * 1_000,  # per t: lenha comercial, 3.100 kcal/kg
 }
 
-# --- Emission factors, kg per TJ (CO2, CH4, N2O) ---------------------------------------------
-# Stationary combustion in manufacturing: IPCC 2006 vol. 2 ch. 2, table 2.3.
-_STATIONARY_EF = {
-    "natural gas": (56_100, 1.0, 0.1),
-    "diesel": (74_100, 3.0, 0.6),
-    "lpg": (63_100, 1.0, 0.1),
-    "wood": (112_000, 30.0, 4.0),  # the CO2 is biogenic
-}
-# Road vehicles: IPCC 2006 vol. 2 ch. 3, tables 3.2.1 (CO2) and 3.2.2 (CH4, N2O).
-_ROAD_EF = {
-    "diesel": (74_100, 3.9, 3.9),
-    # Flex cars with three-way catalyst: "low mileage light duty vehicle, vintage 1995 or later".
-    "gasoline": (69_300, 3.8, 5.7),
-    # "Ethanol, cars, Brazil": CH4 18; the table gives no N2O (NA), so the catalyst-car N2O
-    # of gasoline is kept (the catalyst, not the fuel, forms it): conservative.
-    "ethanol": (0, 18.0, 5.7),
-}
-# Off-road machinery (loaders, forklifts, other industrial off-road): IPCC 2006 vol. 2 ch. 3,
-# table 3.3.1, diesel: CH4 4.15 and N2O 28.6 kg/TJ. The table has no LPG row: LPG forklifts
-# keep the nearest IPCC mobile LPG default (table 3.2.2: CH4 62, N2O 0.2 kg/TJ).
-OFF_ROAD_DIESEL_EF = (74_100, 4.15, 28.6)
-_OFF_ROAD_LPG_EF = (63_100, 62.0, 0.2)
-# Biogenic CO2 of biodiesel and ethanol ("biodiesels", "biogasoline"): IPCC 2006 vol. 2 ch. 1,
-# table 1.4, 70 800 kg/TJ; reported apart, outside the inventory total.
-_BIOGENIC_CO2 = 70_800
+# --- Emissions from the product's factor library ----------------------------------------------
+# Every combustion row whose fuel and use the library knows is computed by
+# ``engine.emissions.estimate`` (IPCC 2006 defaults, BEN heating values, CNPE blends, AR5), so
+# the workbook reconciles with the ingestion and each figure traces to a cited factor.
+GWP_SET = "AR5"
 
 # Biodiesel in commercial diesel, share by volume: B12 from 1 April 2023 (Resolução CNPE nº 3,
 # 20 March 2023); B14 from 1 March 2024 (CNPE decision of December 2023; 29 February 2024
-# was the last day of B12).
+# was the last day of B12). The rows are split by these periods; the library applies the
+# blend in force over each.
 DIESEL_BLENDS = (
     (date(2024, 1, 1), date(2024, 2, 29), 0.12, "jan–fev"),
     (date(2024, 3, 1), date(2024, 12, 31), 0.14, "mar–dez"),
 )
-# Gasoline C: gasoline A with 27% anhydrous ethanol by volume (Portaria MAPA nº 75/2015,
-# in force through 2024).
+
+# --- The sample's own factors, where the library has none -------------------------------------
+# Gasoline C: the library lacks the density of anhydrous ethanol, so it cannot split a litre
+# of gasoline C; LPG forklifts: the library has no off-road LPG factor. These rows keep the
+# sample's computation (the workbook's note says so) and the ingestion does not check them.
+# Gasoline C is gasoline A with 27% anhydrous ethanol by volume (Portaria MAPA nº 75/2015).
 _ETHANOL_IN_GASOLINE = 0.27
+# Flex cars with three-way catalyst, IPCC 2006 vol. 2 ch. 3, tables 3.2.1 (CO2) and 3.2.2
+# (CH4, N2O: "low mileage light duty vehicle, vintage 1995 or later"), kg/TJ.
+_GASOLINE_ROAD_EF = (69_300, 3.8, 5.7)
+# Table 3.3.1 (off-road) has no LPG row: forklifts keep the nearest IPCC mobile LPG default
+# (table 3.2.2: CH4 62, N2O 0.2 kg/TJ; CO2 63,100 kg/TJ, table 3.2.1).
+_OFF_ROAD_LPG_EF = (63_100, 62.0, 0.2)
+# Biogenic CO2 of ethanol ("biogasoline"): IPCC 2006 vol. 2 ch. 1, table 1.4, 70,800 kg/TJ.
+_BIOGENIC_CO2 = 70_800
 
 
 @dataclass(frozen=True)
-class Fuel:
-    """Per unit of fuel bought: GJ, tonnes of fossil CO2, CH4, N2O and biogenic CO2."""
+class Gases:
+    """Tonnes of fossil CO2, CH4, N2O and biogenic CO2 (per unit of fuel, or of a row)."""
 
-    unit: str
-    gj: float
     co2: float
     ch4: float
     n2o: float
     biogenic: float = 0.0
-    biodiesel: float = 0.0  # volume share of biodiesel in a diesel blend
+
+    def times(self, quantity: float) -> Gases:
+        return Gases(*(quantity * value for value in astuple(self)))
 
 
-def _fuel(unit: str, gj: float, ef: tuple[float, float, float], *, biogenic: bool = False) -> Fuel:
-    co2, ch4, n2o = (gj * kg_per_tj * 1e-6 for kg_per_tj in ef)  # GJ x kg/TJ -> t
-    return Fuel(unit, gj, 0.0 if biogenic else co2, ch4, n2o, co2 if biogenic else 0.0)
-
-
-def _diesel(blend: float, ef: tuple[float, float, float]) -> Fuel:
-    """A litre of diesel B: fossil diesel A plus biodiesel; CH4 and N2O on the whole energy."""
-    fossil, bio = (1 - blend) * NCV_GJ["Diesel A"], blend * NCV_GJ["Biodiesel"]
+def _own(gj: float, ef: tuple[float, float, float], fossil_share: float = 1.0) -> Gases:
+    """Per unit with GJ per unit and kg/TJ factors; CH4 and N2O on the whole energy, CO2 on
+    the fossil part, the rest biogenic."""
     co2, ch4, n2o = ef
-    return Fuel(
-        "litros",
-        fossil + bio,
-        fossil * co2 * 1e-6,
-        (fossil + bio) * ch4 * 1e-6,
-        (fossil + bio) * n2o * 1e-6,
-        biogenic=bio * _BIOGENIC_CO2 * 1e-6,
-        biodiesel=blend,
-    )
+    fossil, bio = gj * fossil_share, gj * (1 - fossil_share)
+    return Gases(fossil * co2 * 1e-6, gj * ch4 * 1e-6, gj * n2o * 1e-6, bio * _BIOGENIC_CO2 * 1e-6)
 
 
-def _gasoline_c() -> Fuel:
+def _gasoline_c() -> Gases:
     fossil = (1 - _ETHANOL_IN_GASOLINE) * NCV_GJ["Gasolina A"]
     ethanol = _ETHANOL_IN_GASOLINE * NCV_GJ["Etanol anidro"]
-    co2, ch4, n2o = _ROAD_EF["gasoline"]
-    return Fuel(
-        "litros",
-        fossil + ethanol,
-        fossil * co2 * 1e-6,
-        (fossil + ethanol) * ch4 * 1e-6,
-        (fossil + ethanol) * n2o * 1e-6,
-        biogenic=ethanol * _BIOGENIC_CO2 * 1e-6,
-    )
+    return _own(fossil + ethanol, _GASOLINE_ROAD_EF, fossil / (fossil + ethanol))
 
 
-_NATURAL_GAS = _fuel("m³", NCV_GJ["Gás natural"], _STATIONARY_EF["natural gas"])
-_WOOD_CHIPS = _fuel("t", NCV_GJ["Cavaco de madeira"], _STATIONARY_EF["wood"], biogenic=True)
-_LPG_STATIONARY = _fuel("kg", NCV_GJ["GLP"], _STATIONARY_EF["lpg"])
-_LPG_FORKLIFT = _fuel("kg", NCV_GJ["GLP"], _OFF_ROAD_LPG_EF)
-_GASOLINE_C = _gasoline_c()
-_HYDRATED_ETHANOL = Fuel(
-    "litros",
-    NCV_GJ["Etanol hidratado"],
-    0.0,
-    NCV_GJ["Etanol hidratado"] * _ROAD_EF["ethanol"][1] * 1e-6,
-    NCV_GJ["Etanol hidratado"] * _ROAD_EF["ethanol"][2] * 1e-6,
-    biogenic=NCV_GJ["Etanol hidratado"] * _BIOGENIC_CO2 * 1e-6,
-)
+GASOLINE_C = _gasoline_c()  # per litre
+LPG_FORKLIFT = _own(NCV_GJ["GLP"], _OFF_ROAD_LPG_EF)  # per kg
 
 # --- Production and the energy it takes ------------------------------------------------------
 # Specific thermal consumption, GJ of fuel per tonne, used to derive each plant's fuel from
@@ -257,19 +229,42 @@ CARBONATE_EF = {"Calcita (CaCO3)": 0.43971, "Dolomita (CaMg(CO3)2)": 0.47732}
 
 @dataclass(frozen=True)
 class Combustion:
-    """One row of a combustion sheet: where, what, how much, and the fuel's factors."""
+    """One row of a combustion sheet: where, what, how much, and how its emissions are got:
+    ``activity``, the factor library's activity id, or ``own``, the sample's factors per
+    unit (only where the library has none)."""
 
     facility: str
     source: str
     fuel_name: str
     quantity: float
-    fuel: Fuel
+    unit: str
+    activity: str | None = None
+    own: Gases | None = None
     period: tuple[date, date] = (date(YEAR, 1, 1), date(YEAR, 12, 31))
 
+    def estimate(self) -> Estimate | None:
+        """The library's computation of the row (None for the sample's own factors)."""
+        if self.activity is None:
+            return None
+        start, end = self.period
+        whole_year = (start, end) == (date(YEAR, 1, 1), date(YEAR, 12, 31))
+        when = YEAR if whole_year else Period(start, end, f"{start:%Y-%m-%d}/{end:%Y-%m-%d}")
+        return estimate(self.activity, self.quantity, self.unit, date_or_year=when, gwp_set=GWP_SET)
 
-def _diesel_rows(
-    facility: str, source: str, litres: tuple[int, int], ef: tuple[float, float, float]
-) -> list[Combustion]:
+    def gases(self) -> Gases:
+        """The row's tonnes of fossil CO2, CH4, N2O and biogenic CO2."""
+        found = self.estimate()
+        if found is None:
+            assert self.own is not None, self.source
+            return self.own.times(self.quantity)
+        tonnes = found.gases_t
+        return Gases(
+            tonnes.get("CO2", 0.0), tonnes.get("CH4", 0.0), tonnes.get("N2O", 0.0),
+            found.biogenic_co2_t,
+        )  # fmt: skip
+
+
+def _diesel_rows(facility: str, source: str, litres: tuple[int, int], activity: str):
     """Diesel split by the blend in force: January-February (B12), March-December (B14)."""
     return [
         Combustion(
@@ -277,8 +272,9 @@ def _diesel_rows(
             f"{source} – {label}",
             f"Óleo diesel (B{round(blend * 100)})",
             quantity,
-            _diesel(blend, ef),
-            (start, end),
+            "litros",
+            activity,
+            period=(start, end),
         )
         for (start, end, blend, label), quantity in zip(DIESEL_BLENDS, litres, strict=True)
     ]
@@ -288,57 +284,54 @@ def _gas_m3(gj: float) -> int:
     return int(round(gj / NCV_GJ["Gás natural"], -3))  # read from the utility's meter, in 1,000 m³
 
 
+def _gas(facility: str, source: str, gj: float) -> Combustion:
+    return Combustion(facility, source, "Gás natural", _gas_m3(gj), "m³", "natural_gas_stationary")
+
+
 def stationary_sources() -> list[Combustion]:
     """Kilns, spray dryers and dryers derive from production; the rest is metered."""
     rows: list[Combustion] = []
     for plant in PLANTS:
         for kiln in plant.kilns:
-            gas = _gas_m3(plant.fired_t(kiln.m2) * plant.gj_per_t["queima"])
-            rows.append(
-                Combustion(
-                    plant.facility, f"{kiln.name} (queima)", "Gás natural", gas, _NATURAL_GAS
-                )
-            )
-        gas = _gas_m3(plant.powder_t() * plant.gj_per_t["atomização"])
-        rows.append(
-            Combustion(plant.facility, "Atomizador (spray dryer)", "Gás natural", gas, _NATURAL_GAS)
-        )
+            gj = plant.fired_t(kiln.m2) * plant.gj_per_t["queima"]
+            rows.append(_gas(plant.facility, f"{kiln.name} (queima)", gj))
+        gj = plant.powder_t() * plant.gj_per_t["atomização"]
+        rows.append(_gas(plant.facility, "Atomizador (spray dryer)", gj))
         drying_gj = plant.dry_body_t() * plant.gj_per_t["secagem"]
         if plant.dryer_fuel == "Gás natural":
-            rows.append(
-                Combustion(
-                    plant.facility, plant.dryer, "Gás natural", _gas_m3(drying_gj), _NATURAL_GAS
-                )
-            )
+            rows.append(_gas(plant.facility, plant.dryer, drying_gj))
         else:
             tonnes = round(drying_gj / NCV_GJ["Cavaco de madeira"])
             rows.append(
-                Combustion(plant.facility, plant.dryer, plant.dryer_fuel, tonnes, _WOOD_CHIPS)
+                Combustion(
+                    plant.facility, plant.dryer, plant.dryer_fuel, tonnes, "t", "wood_stationary"
+                )
             )
         if plant.facility == _SG:
-            rows.append(Combustion(_SG, "Estufa de esmaltação", "GLP", 36_500, _LPG_STATIONARY))
-            rows += _diesel_rows(
-                _SG, "Gerador de emergência", (1_200, 5_600), _STATIONARY_EF["diesel"]
+            rows.append(
+                Combustion(_SG, "Estufa de esmaltação", "GLP", 36_500, "kg", "lpg_stationary")
             )
-    rows.append(Combustion(_SP, "Cozinha do escritório", "GLP", 2_400, _LPG_STATIONARY))
+            rows += _diesel_rows(_SG, "Gerador de emergência", (1_200, 5_600), "diesel_stationary")
+    rows.append(Combustion(_SP, "Cozinha do escritório", "GLP", 2_400, "kg", "lpg_commercial"))
     return rows
 
 
 def mobile_sources() -> list[Combustion]:
-    """Trucks and cars with road factors, yard loaders with off-road diesel factors."""
-    road, off_road = _ROAD_EF["diesel"], OFF_ROAD_DIESEL_EF
+    """Trucks and cars with road factors, yard loaders with off-road diesel factors; gasoline
+    C and LPG forklifts with the sample's own factors (the library has none)."""
     trucks, loaders = "Caminhões próprios – expedição", "Pás carregadeiras – pátio de argila"
+    ethanol = "ethanol_hydrated_road"
     return [
-        *_diesel_rows(_SG, trucks, (75_800, 392_200), road),
-        *_diesel_rows(_SG, loaders, (14_600, 77_800), off_road),
-        Combustion(_SG, "Empilhadeiras", "GLP", 41_600, _LPG_FORKLIFT),
-        Combustion(_SG, "Veículos leves (flex)", "Gasolina C", 7_900, _GASOLINE_C),
-        *_diesel_rows(_CR, trucks, (45_900, 240_600), road),
-        *_diesel_rows(_CR, loaders, (9_700, 52_100), off_road),
-        Combustion(_CR, "Empilhadeiras", "GLP", 27_300, _LPG_FORKLIFT),
-        Combustion(_CR, "Veículos leves (flex)", "Etanol hidratado", 11_300, _HYDRATED_ETHANOL),
-        Combustion(_SP, "Veículos leves (flex)", "Gasolina C", 18_200, _GASOLINE_C),
-        Combustion(_SP, "Veículos leves (flex)", "Etanol hidratado", 24_600, _HYDRATED_ETHANOL),
+        *_diesel_rows(_SG, trucks, (75_800, 392_200), "diesel_road"),
+        *_diesel_rows(_SG, loaders, (14_600, 77_800), "diesel_offroad"),
+        Combustion(_SG, "Empilhadeiras", "GLP", 41_600, "kg", own=LPG_FORKLIFT),
+        Combustion(_SG, "Veículos leves (flex)", "Gasolina C", 7_900, "litros", own=GASOLINE_C),
+        *_diesel_rows(_CR, trucks, (45_900, 240_600), "diesel_road"),
+        *_diesel_rows(_CR, loaders, (9_700, 52_100), "diesel_offroad"),
+        Combustion(_CR, "Empilhadeiras", "GLP", 27_300, "kg", own=LPG_FORKLIFT),
+        Combustion(_CR, "Veículos leves (flex)", "Etanol hidratado", 11_300, "litros", ethanol),
+        Combustion(_SP, "Veículos leves (flex)", "Gasolina C", 18_200, "litros", own=GASOLINE_C),
+        Combustion(_SP, "Veículos leves (flex)", "Etanol hidratado", 24_600, "litros", ethanol),
     ]
 
 
@@ -359,11 +352,25 @@ _ACTIVITY = ("Quantidade", "Unidade de medida")
 _GASES = ("CO2 (t)", "CH4 (t)", "N2O (t)")
 _CO2E_TOTAL = "Emissões totais (t CO2e)"
 _BIOGENIC = "CO2 biogênico (t)"
-_NOTE_TOOL = (
-    "Fonte: fatores de emissão padrão do IPCC (2006), vol. 2, cap. 2 (tabela 2.3) e cap. 3 "
-    "(tabelas 3.2.1, 3.2.2 e 3.3.1: rodoviário e fora de estrada); PCI e densidades do BEN; "
-    "biodiesel B12 até fevereiro e B14 a partir de 1º/3/2024 (CNPE); GWP do AR5. Dados de "
-    "atividade: notas fiscais, medidores e produção de 2024."
+_NOTE_LIBRARY = (
+    "Fonte dos fatores: biblioteca de fatores da Aeko Studio (engine/emissions/data), com a "
+    "fonte de cada valor: fatores de CO2, CH4 e N2O padrão do IPCC (2006), vol. 2, cap. 2 "
+    "(tabelas 2.3, indústria, e 2.4, comercial) e cap. 3 (tabelas 3.2.1 e 3.2.2, "
+    "rodoviário; 3.3.1, fora de estrada); PCI do IPCC (vol. 2, cap. 1, tabela 1.2) e do "
+    "BEN (biodiesel, etanol hidratado); densidades do GHG Protocol (gás natural 0,7 kg/m³, "
+    "diesel 840 kg/m³); biodiesel B12 até fevereiro e B14 a partir de 1º/3/2024 (CNPE); "
+    "CO2 biogênico do IPCC (vol. 2, cap. 1, tabela 1.4); GWP do AR5."
+)
+_NOTE_STATIONARY = (
+    f"{_NOTE_LIBRARY} Dados de atividade: medidores de gás, notas fiscais e produção de {YEAR}."
+)
+_NOTE_MOBILE = (
+    f"{_NOTE_LIBRARY} Fatores próprios desta planilha, onde a biblioteca não tem um: gasolina "
+    "C (27% de etanol anidro; PCI e densidades do BEN: gasolina A 10.400 kcal/kg e 742 kg/m³, "
+    "etanol anidro 6.750 kcal/kg e 791 kg/m³; IPCC tabelas 3.2.1 e 3.2.2, veículos leves com "
+    "catalisador) e GLP das empilhadeiras (PCI do BEN 11.100 kcal/kg; a tabela 3.3.1 não tem "
+    "GLP: fatores móveis de GLP da tabela 3.2.2). Dados de atividade: notas fiscais de "
+    f"{YEAR}."
 )
 _GAS_FORMATS = {
     "Quantidade": "#,##0",
@@ -384,12 +391,13 @@ def _nz(value: float, digits: int) -> float | None:
 def _fuel_rows(sources: list[Combustion]) -> tuple[tuple[object, ...], ...]:
     rows = []
     for s in sources:
-        co2 = _nz(s.quantity * s.fuel.co2, 3)
-        ch4 = _nz(s.quantity * s.fuel.ch4, 6)
-        n2o = _nz(s.quantity * s.fuel.n2o, 6)
+        gases = s.gases()
+        co2 = _nz(gases.co2, 3)
+        ch4 = _nz(gases.ch4, 6)
+        n2o = _nz(gases.n2o, 6)
         co2e = (co2 or 0.0) + (ch4 or 0.0) * _GWP["CH4"] + (n2o or 0.0) * _GWP["N2O"]
-        biogenic = _nz(s.quantity * s.fuel.biogenic, 3)
-        row = (s.facility, s.source, s.fuel_name, s.quantity, s.fuel.unit, co2, ch4, n2o)
+        biogenic = _nz(gases.biogenic, 3)
+        row = (s.facility, s.source, s.fuel_name, s.quantity, s.unit, co2, ch4, n2o)
         rows.append((*row, round(co2e, 4), biogenic))
     return tuple(rows)
 
@@ -403,7 +411,7 @@ def _stationary() -> _Sheet:
         rows=_fuel_rows(stationary_sources()),
         totals=(*_GASES, _CO2E_TOTAL, _BIOGENIC),
         formats=_GAS_FORMATS,
-        note=_NOTE_TOOL,
+        note=_NOTE_STATIONARY,
     )
 
 
@@ -416,7 +424,7 @@ def _mobile() -> _Sheet:
         rows=_fuel_rows(mobile_sources()),
         totals=(*_GASES, _CO2E_TOTAL, _BIOGENIC),
         formats=_GAS_FORMATS,
-        note=_NOTE_TOOL,
+        note=_NOTE_MOBILE,
     )
 
 
@@ -516,35 +524,68 @@ def _processes() -> _Sheet:
     )
 
 
-# Location-based grid factors: quarterly means of the SIN's monthly factors (t CO2/MWh).
-_SIN_FACTORS = (0.0370, 0.0345, 0.0742, 0.0693)
+# Electricity bought from the grid, MWh per quarter (the distributors' bills); each quarter
+# is split into its months by their days (the plants run around the clock), to 0.1 MWh, the
+# quarter's last month taking the rounding.
 _ELECTRICITY_MWH = {
     _SG: (8_120.4, 7_985.6, 8_310.2, 7_874.9),
     _CR: (5_460.8, 5_392.1, 5_618.5, 5_207.3),
     _SP: (61.4, 55.2, 58.9, 63.7),
 }
+_MONTH_NAMES = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
+
+
+def monthly_mwh(quarters: tuple[float, float, float, float]) -> list[float]:
+    """Twelve months of MWh that add up to each quarter's bill."""
+    months: list[float] = []
+    for quarter, mwh in enumerate(quarters):
+        numbers = range(3 * quarter + 1, 3 * quarter + 4)
+        days = [calendar.monthrange(YEAR, month)[1] for month in numbers]
+        split = [round(mwh * d / sum(days), 1) for d in days[:2]]
+        months += [*split, round(mwh - math.fsum(split), 1)]
+    return months
+
+
+def electricity_sources() -> list[tuple[str, int, float, Estimate]]:
+    """(facility, month, MWh, the library's location-based estimate with the month's MCTI
+    factor), per facility and month of the year."""
+    return [
+        (facility, month, mwh, estimate(
+            "electricity_grid", mwh, "MWh", date_or_year=f"{YEAR}-{month:02d}", gwp_set=GWP_SET
+        ))
+        for facility, quarters in _ELECTRICITY_MWH.items()
+        for month, mwh in enumerate(monthly_mwh(quarters), start=1)
+    ]  # fmt: skip
 
 
 def _electricity() -> _Sheet:
-    rows = tuple(
-        (facility, f"Rede SIN – {quarter}º trimestre", mwh, "MWh", factor, round(mwh * factor, 4))
-        for facility, quarters in _ELECTRICITY_MWH.items()
-        for quarter, (mwh, factor) in enumerate(zip(quarters, _SIN_FACTORS, strict=True), 1)
-    )
+    rows = []
+    for facility, month, mwh, found in electricity_sources():
+        (factor,) = [use.value for use in found.factors if use.gas == "CO2"]
+        label = f"{_MONTH_NAMES[month - 1]}/{YEAR}"
+        co2 = round(found.gases_t["CO2"], 4)
+        rows.append((facility, "Rede SIN", label, mwh, "MWh", factor, co2))
     return _Sheet(
         name="Eletricidade (localização)",
         title=f"Escopo 2 – Eletricidade (abordagem de localização) – {YEAR}",
-        groups=(("Identificação", 1, 2), ("Consumo", 3, 5), ("Emissões", 6, 6)),
-        columns=(*_IDENT, *_ACTIVITY, "Fator de emissão (t CO2/MWh)", "Emissões (t CO2e)"),
-        rows=rows,
+        groups=(("Identificação", 1, 3), ("Consumo", 4, 6), ("Emissões", 7, 7)),
+        columns=(
+            *_IDENT,
+            "Mês",
+            *_ACTIVITY,
+            "Fator de emissão (t CO2/MWh)",
+            "Emissões (t CO2e)",
+        ),
+        rows=tuple(rows),
         totals=("Quantidade", "Emissões (t CO2e)"),
         formats={
             "Quantidade": "#,##0.0",
             "Fator de emissão (t CO2/MWh)": "0.0000",
             "Emissões (t CO2e)": "#,##0.000",
         },
-        note="Fonte: faturas das distribuidoras (Elektro e Celesc); fatores médios mensais do "
-        "Sistema Interligado Nacional publicados pelo MCTI, agregados por trimestre.",
+        note="Fonte: faturas das distribuidoras (Elektro e Celesc), consumo mensal; fatores "
+        "médios mensais de 2024 do Sistema Interligado Nacional (MCTI/SIRENE, fator médio "
+        "para inventários corporativos), da biblioteca de fatores da Aeko Studio.",
     )
 
 
@@ -668,7 +709,12 @@ _ABOUT = (
     "Potenciais de aquecimento global: IPCC, Quinto Relatório de Avaliação (AR5), horizonte de "
     "100 anos",
     "Metodologia: Especificações do Programa Brasileiro GHG Protocol e ABNT NBR ISO 14064-1.",
-    "O escopo 2 segue a abordagem baseada em localização (fatores médios do SIN).",
+    "O escopo 2 segue a abordagem baseada em localização: consumo mensal de energia elétrica "
+    "com o fator médio mensal do SIN de 2024 (MCTI/SIRENE).",
+    "Fatores de emissão: as emissões de combustão e de eletricidade vêm da biblioteca de "
+    "fatores da Aeko Studio, cada valor com a sua fonte (IPCC 2006, BEN, GHG Protocol, CNPE, "
+    "MCTI); a gasolina C e o GLP das empilhadeiras, que a biblioteca não cobre, usam fatores "
+    "próprios desta planilha, descritos na nota da aba de combustão móvel.",
     "O diesel está separado pela mistura obrigatória vigente: B12 em janeiro e fevereiro e B14 "
     "a partir de 1º de março de 2024 (CNPE).",
     "As emissões de CO2 biogênico (cavaco de madeira, etanol e a parcela de biodiesel do "

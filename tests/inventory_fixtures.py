@@ -986,3 +986,18 @@ def xls_workbook() -> bytes:
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
+
+
+def xlsx(sheets: dict[str, list[list]], merges: dict[str, list[str]] | None = None) -> bytes:
+    """A workbook of the given sheets (rows as lists) and merged ranges, as .xlsx bytes."""
+    workbook = openpyxl.Workbook()
+    workbook.remove(workbook.active)
+    for name, rows in sheets.items():
+        sheet = workbook.create_sheet(name)
+        for row in rows:
+            sheet.append(row)
+        for cells in (merges or {}).get(name, []):
+            sheet.merge_cells(cells)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()

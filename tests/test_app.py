@@ -501,3 +501,101 @@ def test_the_answer_just_given_can_be_rated_at_once(app_env):
     reloaded.run()
     stored = app_env.session.find_one({"_id": ObjectId(session_id)})
     assert stored["turn_meta"][0]["feedback"] == 1
+
+
+def _calculator(activity_id: str, quantity: float, unit: str, period: str) -> AppTest:
+    from engine.emissions import activities
+
+    app = _app("pages/calculator.py")
+    activity = next(a for a in activities() if a.id == activity_id)
+    app.selectbox[0].set_value(activity).run()
+    app.number_input[0].set_value(quantity).run()
+    app.selectbox[1].set_value(unit).run()
+    app.text_input[0].set_value(period).run()
+    assert not app.exception, app.exception
+    return app
+
+
+def test_the_calculator_shows_the_result_the_computation_and_every_factor(app_env):
+    from engine.inventory.gwp import gwp
+
+    app = _calculator("refrigerant:R-410A", 10, "kg", "2024")
+    # R-410A is half HFC-32, half HFC-125 by mass (AR5 GWPs from the IPCC package).
+    expected = 10 / 1000 * (0.5 * gwp("HFC32", "AR5") + 0.5 * gwp("HFC125", "AR5"))
+    assert _metric(app, "Emissões (escopo 1)") == f"{expected:.3f} t CO2e".replace(".", ",")
+    assert "R-410A" in _markdown(app)
+    factors = next(d.value for d in app.dataframe if "Fonte" in d.value.columns)
+    assert set(factors["Origem"]) == {"biblioteca"}
+
+
+def test_the_calculator_explains_a_period_without_a_factor(app_env):
+    app = _calculator("electricity_grid", 1, "MWh", "1990")
+    assert app.error and "1990" in app.error[0].value
+
+
+_ACTIVITY_CSV = (
+    "Fonte,Combustível,Consumo (L),Ano\nCaminhões,Óleo diesel,1000,2024\n"
+    "Gerador,Óleo diesel,500,2024\n"
+).encode()
+_OWN_FACTORS = (
+    "key,gas,value,unit,region,valid_from,valid_to,document,table,year,url,note\n"
+    "diesel_road,CO2,3.0,kg/L,BR,,,Ferramenta do Programa Brasileiro GHG Protocol,"
+    "Combustão móvel,2025,,ciclo 2025\n"
+).encode()
+
+
+def test_an_activity_sheet_is_computed_and_the_user_s_factors_override_the_library(app_env):
+    from engine.formatting import number
+    from engine.inventory import load_inventory
+
+    app = _inventory_page("frota.csv", _ACTIVITY_CSV)
+    library_total = load_inventory(_ACTIVITY_CSV, filename="frota.csv").total_tco2e
+    assert _metric(app, "Total") == f"{number(library_total)} t CO2e (AR5)"
+    factors = next(d.value for d in app.dataframe if "Fonte" in d.value.columns)
+    assert set(factors["Origem"]) == {"biblioteca"}
+
+    app.session_state["aeko_inventory_factors"] = ("ciclo2025.csv", _OWN_FACTORS)
+    app.run()
+    assert not app.exception, app.exception
+    # The trucks' fossil CO2 is now 1,000 L × 3.0 kg/L: the other gases and rows unchanged.
+    table = load_inventory(_ACTIVITY_CSV, filename="frota.csv").table
+    trucks_co2 = table[(table["source"] == "Caminhões") & (table["gas"] == "CO2")]
+    expected = library_total - trucks_co2["emissions_tco2e"].sum() + 3.0
+    shown = _metric(app, "Total").split(" t")[0].replace(".", "").replace(",", ".")
+    assert float(shown) == pytest.approx(expected, abs=0.05)
+    factors = [d.value for d in app.dataframe if "Origem" in d.value.columns]
+    assert any("seu arquivo" in set(f["Origem"]) for f in factors)
+
+
+def test_a_bad_factor_file_is_refused_with_its_line(app_env):
+    app = _inventory_page("frota.csv", _ACTIVITY_CSV)
+    bad = _OWN_FACTORS.replace(b"3.0,kg/L", b"tres,kg/L")
+    app.session_state["aeko_inventory_factors"] = ("ruim.csv", bad)
+    app.run()
+    assert not app.exception, app.exception
+    assert any("2" in e.value and "value" in e.value for e in app.error)
+    assert "aeko_inventory_factors" not in app.session_state
+
+
+def test_calculator_rows_join_the_open_inventory(app_env):
+    from engine.emissions import estimate
+    from engine.inventory import load_inventory
+
+    app = _inventory_page("frota.csv", _ACTIVITY_CSV)
+    before = load_inventory(_ACTIVITY_CSV, filename="frota.csv").total_tco2e
+    app.switch_page("pages/calculator.py").run()
+    from engine.emissions import activities
+
+    leak = next(a for a in activities() if a.id == "refrigerant:R-410A")
+    app.selectbox[0].set_value(leak).run()
+    app.number_input[0].set_value(10.0).run()
+    assert app.text_input[0].value == "2024"  # the open inventory's year
+    app.button[0].click().run()
+    assert app.success and "1" in app.success[0].value
+
+    app.switch_page("pages/inventory.py").run()
+    assert not app.exception, app.exception
+    added = estimate("refrigerant:R-410A", 10, "kg", date_or_year=2024).tco2e
+    shown = _metric(app, "Total").split(" t")[0].replace(".", "").replace(",", ".")
+    assert float(shown) == pytest.approx(before + added, abs=0.05)
+    assert any(e.label.startswith("Linhas da calculadora (1)") for e in app.expander)

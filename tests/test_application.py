@@ -259,3 +259,63 @@ def test_the_application_layer_runs_without_streamlit():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
+
+
+OWN_FACTORS = (
+    "key,gas,value,unit,region,valid_from,valid_to,document,table,year,url,note\n"
+    "diesel_road,CO2,3.0,kg/L,BR,,,Ferramenta GHG Protocol,Combustão móvel,2025,,\n"
+).encode()
+DIESEL_CSV = "Fonte,Combustível,Consumo (L),Ano\nCaminhões,Óleo diesel,1000,2024\n".encode()
+
+
+def test_the_user_s_factors_compute_the_inventory_and_are_stored_with_it(workspace):
+    own = ("ciclo2025.csv", OWN_FACTORS)
+    mine = inventories.load("frota.csv", DIESEL_CSV, gwp_set="AR5", ch4_origin="general",
+                            factors=own)  # fmt: skip
+    library = inventories.load("frota.csv", DIESEL_CSV, gwp_set="AR5", ch4_origin="general")
+    co2 = mine.table[mine.table["gas"] == "CO2"]["emissions_tco2e"].sum()
+    assert co2 == pytest.approx(1000 * 3.0 / 1000)  # 1,000 L × 3.0 kg/L, the user's factor
+    assert mine.total_tco2e != pytest.approx(library.total_tco2e)
+    assert mine.factors_used["user"].any() and not library.factors_used["user"].any()
+
+    scripted(_plan_script([PLAN]))
+    ended = run(inventories.analyse(workspace, "frota.csv", DIESEL_CSV, mine, factors=own))[-1]
+    repository = workspace.store.inventories(workspace.user.id)
+    assert ended.record.factors_filename == "ciclo2025.csv"
+    assert repository.factors_file(ended.record.id) == OWN_FACTORS
+    # The same file without the user's factors is another computation: another record.
+    plain = run(inventories.analyse(workspace, "frota.csv", DIESEL_CSV, library))[-1]
+    assert plain.record.id != ended.record.id and repository.factors_file(plain.record.id) is None
+
+
+def test_calculator_rows_join_the_inventory_under_their_own_sheet():
+    from engine.emissions import estimate
+
+    rows = [{"activity": "refrigerant:R-410A", "quantity": 10, "unit": "kg", "period": "2024"}]
+    base = inventories.load("frota.csv", DIESEL_CSV, gwp_set="AR5", ch4_origin="general")
+    joined = inventories.load("frota.csv", DIESEL_CSV, gwp_set="AR5", ch4_origin="general",
+                              added=rows)  # fmt: skip
+    leak = estimate("refrigerant:R-410A", 10, "kg", date_or_year=2024).tco2e
+    assert joined.total_tco2e == pytest.approx(base.total_tco2e + leak)
+    assert joined.sheets[-1] == "Calculadora"
+    assert set(joined.table["sheet"]) == {*base.table["sheet"], "Calculadora"}
+
+
+def test_the_agents_calculator_uses_the_inventory_s_own_factors(workspace):
+    from langchain_core.messages import AIMessage
+
+    from engine import ToolReturned
+
+    own = ("ciclo2025.csv", OWN_FACTORS)
+    mine = inventories.load("frota.csv", DIESEL_CSV, gwp_set="AR5", ch4_origin="general",
+                            factors=own)  # fmt: skip
+    call = {"name": "calcular_emissoes", "id": "c1",
+            "args": {"atividade": "diesel_road", "quantidade": 100, "unidade": "L",
+                     "data_ou_ano": 2024}}  # fmt: skip
+    script = _plan_script([PLAN])
+    script[POLLUTANTS_ANALYST] = [AIMessage(content="", tool_calls=[call]), "CO2 domina."]
+    scripted(script)
+    items = run(inventories.analyse(workspace, "frota.csv", DIESEL_CSV, mine, factors=own))
+    returned = [i for i in items if isinstance(i, ToolReturned)]
+    assert returned and "Ferramenta GHG Protocol" in returned[0].output  # the user's source
+    assert "0,3 t" in returned[0].output or "300 kg" in returned[0].output  # 100 L × 3 kg/L

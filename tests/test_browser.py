@@ -145,3 +145,19 @@ def test_upload_a_workbook_see_the_charts_run_the_analysis_see_the_plan(server, 
     with page.expect_download() as word:
         downloads.get_by_role("button", name="Word (DOCX)").first.click()
     assert Path(word.value.path()).read_bytes().startswith(b"PK")  # a DOCX is a zip
+
+
+def test_the_calculator_computes_a_leak_with_its_factors(server, page):
+    page.goto(f"{server}/calculator")
+    page.get_by_test_id("stSelectbox").first.click()
+    page.keyboard.type("R-410A")  # the list is long: filter it as a user would
+    page.get_by_role("option", name="Gás refrigerante R-410A").first.click()
+    quantity = page.get_by_test_id("stNumberInput").locator("input")
+    quantity.fill("10")
+    quantity.press("Enter")
+    page.get_by_test_id("stTextInput").locator("input").fill("2024")
+    page.get_by_test_id("stTextInput").locator("input").press("Enter")
+    expect(page.get_by_test_id("stMetric").first).to_contain_text("19,235 t CO2e")
+    expect(page.get_by_test_id("stMain")).to_contain_text("IPCC AR5")
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    page.screenshot(path=ARTIFACTS / "calculator.png", full_page=True)

@@ -1,34 +1,18 @@
 """GHG Protocol rules that change a total: each one on a small workbook whose expected
 figures are computed here, from the numbers written, never by the code under test."""
 
-import io
-
 import globalwarmingpotentials
-import openpyxl
 import pytest
 
 from engine.inventory import InventoryError, load_inventory
 from engine.inventory.fields import category_of
+from tests.inventory_fixtures import xlsx
 
 _GWP = globalwarmingpotentials.as_frame()
 
 
 def gwp(gas: str, column: str = "AR5GWP100") -> float:
     return 1.0 if gas == "CO2" else float(_GWP.loc[gas, column])
-
-
-def xlsx(sheets: dict[str, list[list]], merges: dict[str, list[str]] | None = None) -> bytes:
-    workbook = openpyxl.Workbook()
-    workbook.remove(workbook.active)
-    for name, rows in sheets.items():
-        sheet = workbook.create_sheet(name)
-        for row in rows:
-            sheet.append(row)
-        for cells in (merges or {}).get(name, []):
-            sheet.merge_cells(cells)
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
 
 
 def test_only_biogenic_co2_is_apart_biogenic_ch4_and_n2o_count_in_scope():

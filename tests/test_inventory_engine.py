@@ -41,7 +41,10 @@ def test_an_ingested_inventory_reaches_the_agents_as_its_digest():
     request = model.calls_for(INVENTORY_ANALYST)[0].messages[-1].text
     assert inv.digest() in request
     assert len(request) < DEFAULT_DIGEST_CHARS + 500
-    assert model.calls_for(INVENTORY_ANALYST)[0].tools == ("consultar_inventario",)
+    assert model.calls_for(INVENTORY_ANALYST)[0].tools == (
+        "consultar_inventario",
+        "calcular_emissoes",
+    )
     assert model.calls_for(COORDINATOR)[0].tools == ()
 
 
@@ -63,7 +66,7 @@ def test_small_markdown_is_passed_as_it_is_without_the_tool():
     AekoInventoryAnalyzer().analyze(markdown, id_external_inventory=1)
     call = model.calls_for(INVENTORY_ANALYST)[0]
     assert markdown in call.messages[-1].text
-    assert call.tools == ()
+    assert call.tools == ("calcular_emissoes",)  # the calculator, never the inventory tool
 
 
 def test_analysts_query_the_run_s_own_inventory_with_the_tool():

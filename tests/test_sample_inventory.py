@@ -17,6 +17,7 @@ from scripts.sample_inventory import (
     PLANTS,
     build_sample_workbook,
     mobile_sources,
+    monthly_mwh,
     process_sources,
     stationary_sources,
 )
@@ -100,6 +101,29 @@ def test_no_finding_but_the_skipped_prose_sheet(inventory):
     codes = [finding.code for finding in inventory.findings]
     assert codes == ["sheet_skipped"]
     assert not {"unit_assumed", "total_row_differs", "row_total_differs"} & set(codes)
+
+
+def test_every_sheet_reconciles_with_the_factor_library(inventory):
+    """The ingestion recomputes the activity rows with the factor library: all agree."""
+    assert inventory.status == "reconciled"
+    assert {c.sheet: c.status for c in inventory.reconciliation} == dict.fromkeys(
+        DATA_SHEETS, "reconciled"
+    )
+    checked = {
+        c.sheet: (e.compared, e.agreeing)
+        for c in inventory.reconciliation
+        for e in c.evidence
+        if e.kind == "activity"
+    }
+    # Stationary: 6 gas, 1 wood chips, 2 LPG, 2 diesel rows. Mobile: 14 rows, of which the
+    # 2 gasoline C and 2 LPG forklift rows carry the sample's own factors (the library has
+    # none for them) and are not checked. Electricity: 3 facilities x 12 months.
+    assert checked == {
+        "Combustão estacionária": (11, 11),
+        "Combustão móvel": (10, 10),
+        "Processos industriais": (10, 10),
+        "Eletricidade (localização)": (36, 36),
+    }
 
 
 def test_the_total_is_the_sum_of_the_sheets_total_rows(built, inventory):
@@ -198,40 +222,197 @@ def test_carbonates_split_into_calcite_and_dolomite_with_their_own_factors(built
             assert dolomite == round(plant.dry_body_t(kiln.m2) * plant.dolomite)
 
 
-def _kg_per_tj(tonnes_per_unit: float, gj_per_unit: float) -> float:
-    return tonnes_per_unit / gj_per_unit * 1e6
+# Expected figures from the sources' literal values (not from the library or the builder).
+# Heating values: IPCC 2006 vol. 2 ch. 1 table 1.2, GJ/t: natural gas 48.0, gas/diesel oil
+# 43.0, LPG 47.3, wood/wood waste 15.6. Densities, GHG Protocol cross-sector tools: natural
+# gas 0.7 kg/m³, diesel 840 kg/m³. BEN (EPE): biodiesel 33.16 MJ/L; hydrated ethanol
+# 0.510 tep/m³ = 21.35 MJ/L.
+GJ_PER_M3_GAS = 0.7 * 48.0 / 1000
+GJ_PER_L_DIESEL_A = 0.840 * 43.0 / 1000
+GJ_PER_L_BIODIESEL = 33.16 / 1000
+GJ_PER_KG_LPG = 47.3 / 1000
+GJ_PER_T_WOOD = 15.6
+GJ_PER_L_HYDRATED_ETHANOL = 21.35 / 1000
+# kg/TJ (CO2, CH4, N2O). IPCC 2006 vol. 2 ch. 2 table 2.3 (manufacturing): natural gas
+# 56,100 / 1 / 0.1; diesel 74,100 / 3 / 0.6; LPG 63,100 / 1 / 0.1; wood (CO2 biogenic)
+# 112,000 / 30 / 4. Table 2.4 (commercial): LPG 63,100 / 5 / 0.1. Ch. 3 tables 3.2.1-3.2.2
+# (road): diesel 74,100 / 3.9 / 3.9; ethanol, cars, Brazil: CH4 18, N2O none (the library
+# uses gasoline's 8). Table 3.3.1 (off-road): diesel 74,100 / 4.15 / 28.6.
+EF = {
+    "natural_gas": (56_100, 1.0, 0.1),
+    "diesel_stationary": (74_100, 3.0, 0.6),
+    "lpg_stationary": (63_100, 1.0, 0.1),
+    "lpg_commercial": (63_100, 5.0, 0.1),
+    "wood": (112_000, 30.0, 4.0),
+    "diesel_road": (74_100, 3.9, 3.9),
+    "diesel_offroad": (74_100, 4.15, 28.6),
+    "ethanol_road": (0.0, 18.0, 8.0),
+}
+BIOGENIC_KG_PER_TJ = 70_800  # biodiesel and ethanol, IPCC 2006 vol. 2 ch. 1 table 1.4
+GWP = {"CH4": 28.0, "N2O": 265.0}  # AR5
+# MCTI/SIRENE, average CO2 factor of the SIN for corporate inventories, 2024, t CO2/MWh.
+MCTI_2024 = (0.0421, 0.0376, 0.0278, 0.0195, 0.0283, 0.0365,
+             0.0571, 0.0739, 0.0917, 0.1127, 0.0701, 0.0564)  # fmt: skip
 
 
-def test_off_road_machinery_uses_off_road_factors_and_trucks_road_factors():
-    loaders = [s for s in mobile_sources() if s.source.startswith("Pás carregadeiras")]
-    trucks = [s for s in mobile_sources() if s.source.startswith("Caminhões")]
-    assert loaders and trucks
-    for s in loaders:  # IPCC 2006 vol. 2 ch. 3 table 3.3.1, off-road diesel
-        assert _kg_per_tj(s.fuel.n2o, s.fuel.gj) == pytest.approx(28.6)
-        assert _kg_per_tj(s.fuel.ch4, s.fuel.gj) == pytest.approx(4.15)
-    for s in trucks:  # table 3.2.2, road diesel
-        assert _kg_per_tj(s.fuel.n2o, s.fuel.gj) == pytest.approx(3.9)
-        assert _kg_per_tj(s.fuel.ch4, s.fuel.gj) == pytest.approx(3.9)
+def _t(gj: float, kg_per_tj: float) -> float:
+    return gj * kg_per_tj * 1e-6
 
 
-def test_diesel_is_b12_before_march_2024_and_b14_after():
+def _expected(fuel: str, source: str, facility: str, quantity: float) -> tuple[float, ...]:
+    """(fossil CO2, CH4, N2O, biogenic CO2) in t for one row, from the literal values."""
+    if fuel == "Gás natural":
+        gj = quantity * GJ_PER_M3_GAS
+        co2, ch4, n2o = EF["natural_gas"]
+        return _t(gj, co2), _t(gj, ch4), _t(gj, n2o), 0.0
+    if fuel == "Cavaco de madeira":
+        gj = quantity * GJ_PER_T_WOOD
+        co2, ch4, n2o = EF["wood"]
+        return 0.0, _t(gj, ch4), _t(gj, n2o), _t(gj, co2)
+    if fuel == "GLP":
+        office = facility.startswith("Escritório")
+        _, ch4, n2o = EF["lpg_commercial" if office else "lpg_stationary"]
+        gj = quantity * GJ_PER_KG_LPG
+        return _t(gj, 63_100), _t(gj, ch4), _t(gj, n2o), 0.0
+    if fuel == "Etanol hidratado":
+        gj = quantity * GJ_PER_L_HYDRATED_ETHANOL
+        _, ch4, n2o = EF["ethanol_road"]
+        return 0.0, _t(gj, ch4), _t(gj, n2o), _t(gj, BIOGENIC_KG_PER_TJ)
+    assert fuel.startswith("Óleo diesel (B"), fuel
+    blend = int(fuel[len("Óleo diesel (B") : -1]) / 100
+    use = (
+        "diesel_stationary" if source.startswith("Gerador")
+        else "diesel_offroad" if source.startswith("Pás carregadeiras")
+        else "diesel_road"
+    )  # fmt: skip
+    fossil = quantity * (1 - blend) * GJ_PER_L_DIESEL_A
+    bio = quantity * blend * GJ_PER_L_BIODIESEL
+    co2, ch4, n2o = EF[use]  # CH4 and N2O of diesel on the biodiesel too
+    return _t(fossil, co2), _t(fossil + bio, ch4), _t(fossil + bio, n2o), _t(bio, 70_800)
+
+
+def _data_rows(data: bytes, sheet: str) -> list[dict[str, object]]:
+    workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    rows = list(workbook[sheet].iter_rows(values_only=True))
+    workbook.close()
+    names = next(row for row in rows if row and row[0] == "Unidade")
+    start = rows.index(names) + 1
+    end = next(i for i, row in enumerate(rows) if row and row[0] == "Total")
+    return [dict(zip(names, row, strict=False)) for row in rows[start:end]]
+
+
+@pytest.mark.parametrize("sheet", ["Combustão estacionária", "Combustão móvel"])
+def test_combustion_rows_carry_the_cited_factors(built, sheet):
+    """Each row's gases and t CO2e, recomputed from the sources' literal values."""
+    own = 0
+    for row in _data_rows(built, sheet):
+        fuel, source = row["Combustível"], row["Fonte emissora"]
+        if fuel == "Gasolina C" or (fuel == "GLP" and source == "Empilhadeiras"):
+            own += 1  # the sample's own factors: see test_own_factors_are_stated
+            continue
+        expected = _expected(fuel, source, row["Unidade"], row["Quantidade"])
+        stated = [row[c] or 0.0 for c in ("CO2 (t)", "CH4 (t)", "N2O (t)", "CO2 biogênico (t)")]
+        assert stated == pytest.approx(expected, abs=1e-3, rel=1e-6), (source, fuel)
+        co2, ch4, n2o = stated[:3]
+        co2e = co2 + ch4 * GWP["CH4"] + n2o * GWP["N2O"]
+        assert row["Emissões totais (t CO2e)"] == pytest.approx(co2e, abs=1e-3), source
+    assert own == (4 if sheet == "Combustão móvel" else 0)
+
+
+def test_natural_gas_and_diesel_spot_values(built):
+    """Two rows by hand, in round numbers."""
+    stationary = {(r["Unidade"], r["Fonte emissora"]): r for r in _data_rows(built, DATA_SHEETS[0])}
+    kiln = stationary[("Fábrica Santa Gertrudes (SP)", "Forno a rolo 1 (queima)")]
+    # m³ x 0.7 kg/m³ x 48 GJ/t = 33.6 GJ per 1,000 m³; x 56.1 t CO2/TJ = 1.88496 t per 1,000 m³
+    assert kiln["CO2 (t)"] == pytest.approx(kiln["Quantidade"] / 1_000 * 1.88496, abs=1e-3)
+    mobile = {(r["Unidade"], r["Fonte emissora"]): r for r in _data_rows(built, DATA_SHEETS[1])}
+    truck = mobile[("Fábrica Santa Gertrudes (SP)", "Caminhões próprios – expedição – mar–dez")]
+    assert truck["Quantidade"] == 392_200
+    # 392,200 L x 86% x 0.840 kg/L x 43 GJ/t = 12,183 GJ of diesel A x 74.1 t/TJ
+    assert truck["CO2 (t)"] == pytest.approx(902.759, abs=1e-3)
+
+
+def test_own_factors_are_stated_and_not_checked(built, inventory):
+    """Gasoline C and LPG forklifts: the sample's own factors, named in the sheet's note."""
+    workbook = openpyxl.load_workbook(io.BytesIO(built), read_only=True)
+    texts = [str(v) for row in workbook["Combustão móvel"].iter_rows(values_only=True)
+             for v in row if isinstance(v, str)]  # fmt: skip
+    about = " ".join(str(row[0]) for row in workbook["Sobre"].iter_rows(values_only=True))
+    workbook.close()
+    note = next(t for t in texts if t.startswith("Fonte dos fatores"))
+    assert "biblioteca de fatores" in note
+    assert "Fatores próprios desta planilha" in note
+    assert "gasolina C" in note and "GLP das empilhadeiras" in note
+    assert "biblioteca de fatores" in about and "MCTI" in about
+    # Not checked, so no conflict and no finding from them (see the two tests above).
+    mobile = next(c for c in inventory.reconciliation if c.sheet == "Combustão móvel")
+    (activity,) = [e for e in mobile.evidence if e.kind == "activity"]
+    assert activity.compared == len(_data_rows(built, "Combustão móvel")) - 4
+
+
+def test_electricity_is_monthly_with_the_mcti_monthly_factors(built):
+    rows = _data_rows(built, "Eletricidade (localização)")
+    months = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
+    by_facility: dict[str, list[dict]] = {}
+    for row in rows:
+        by_facility.setdefault(row["Unidade"], []).append(row)
+    assert len(by_facility) == 3
+    quarters_sg = (8_120.4, 7_985.6, 8_310.2, 7_874.9)  # the Santa Gertrudes bills
+    for facility, twelve in by_facility.items():
+        assert [r["Mês"] for r in twelve] == [f"{m}/2024" for m in months], facility
+        for row, factor in zip(twelve, MCTI_2024, strict=True):
+            assert row["Unidade de medida"] == "MWh"
+            assert row["Fator de emissão (t CO2/MWh)"] == pytest.approx(factor)
+            assert row["Emissões (t CO2e)"] == pytest.approx(row["Quantidade"] * factor, abs=1e-4)
+    sg = [r["Quantidade"] for r in by_facility["Fábrica Santa Gertrudes (SP)"]]
+    for quarter, mwh in enumerate(quarters_sg):
+        assert math.fsum(sg[3 * quarter : 3 * quarter + 3]) == pytest.approx(mwh, abs=1e-6)
+    assert monthly_mwh(quarters_sg) == sg
+    total = math.fsum(r["Emissões (t CO2e)"] for r in rows)
+    assert _co2e(_total_rows(built)["Eletricidade (localização)"]) == pytest.approx(total, abs=1e-4)
+
+
+def _kg_per_tj(tonnes: float, gj: float) -> float:
+    return tonnes / gj * 1e6
+
+
+def test_off_road_machinery_uses_off_road_factors_and_trucks_road_factors(built):
+    rows = _data_rows(built, "Combustão móvel")
+    loaders = [r for r in rows if r["Fonte emissora"].startswith("Pás carregadeiras")]
+    trucks = [r for r in rows if r["Fonte emissora"].startswith("Caminhões")]
+    assert len(loaders) == len(trucks) == 4
+    for rows_, (ch4, n2o) in ((loaders, (4.15, 28.6)), (trucks, (3.9, 3.9))):
+        for r in rows_:  # IPCC 2006 vol. 2 ch. 3: table 3.3.1 off-road, 3.2.2 road
+            blend = 0.12 if "(B12)" in r["Combustível"] else 0.14
+            gj = r["Quantidade"] * ((1 - blend) * GJ_PER_L_DIESEL_A + blend * GJ_PER_L_BIODIESEL)
+            assert _kg_per_tj(r["N2O (t)"], gj) == pytest.approx(n2o, rel=1e-4)
+            assert _kg_per_tj(r["CH4 (t)"], gj) == pytest.approx(ch4, rel=2e-3)
+
+
+def test_diesel_is_b12_before_march_2024_and_b14_after(built):
     assert [(start, blend) for start, _, blend, _ in DIESEL_BLENDS] == [
         (date(2024, 1, 1), 0.12),
         (date(2024, 3, 1), 0.14),
     ]
     diesel = [s for s in stationary_sources() + mobile_sources() if "diesel" in s.fuel_name]
     assert diesel
+    stated = {
+        (r["Unidade"], r["Fonte emissora"]): r["CO2 biogênico (t)"]
+        for sheet in ("Combustão estacionária", "Combustão móvel")
+        for r in _data_rows(built, sheet)
+    }
     year_split = [(date(2024, 1, 1), date(2024, 2, 29)), (date(2024, 3, 1), date(2024, 12, 31))]
     periods: dict[tuple[str, str], list[tuple[date, date]]] = {}
     for s in diesel:
         start, end = s.period
         expected = 0.12 if end < date(2024, 3, 1) else 0.14
         assert start >= date(2024, 3, 1) or end < date(2024, 3, 1), s.source
-        assert s.fuel.biodiesel == expected and f"B{round(expected * 100)}" in s.fuel_name
+        assert f"B{round(expected * 100)}" in s.fuel_name
         label = "jan–fev" if expected == 0.12 else "mar–dez"
         assert s.source.endswith(label), s.source
-        bio = _kg_per_tj(s.fuel.biogenic, expected * NCV_GJ["Biodiesel"]) / 1e3
-        assert bio == pytest.approx(70.8)  # t CO2/TJ of biodiesel, IPCC vol. 2 ch. 1 table 1.4
+        # Biogenic CO2: the biodiesel's share, 33.16 MJ/L, 70.8 t CO2/TJ (IPCC table 1.4).
+        bio = s.quantity * expected * GJ_PER_L_BIODIESEL * 70.8e-3
+        assert stated[(s.facility, s.source)] == pytest.approx(bio, abs=1e-3), s.source
         periods.setdefault((s.facility, s.source.rsplit(" – ", 1)[0]), []).append(s.period)
     for equipment, spans in periods.items():  # each machine covers the year, split once
         assert sorted(spans) == year_split, equipment

@@ -5,6 +5,8 @@ No Streamlit here: the app's inventory page and the engine both call ``load_inve
 
 from engine.inventory.digest import DEFAULT_DIGEST_CHARS
 from engine.inventory.errors import (
+    ActivityNotComputedError,
+    ActivityUnitError,
     CorruptFileError,
     EmptyFileError,
     FileTooLargeError,
@@ -28,6 +30,8 @@ __all__ = [
     "DEFAULT_GWP_SET",
     "FIELDS",
     "GWP_SETS",
+    "ActivityNotComputedError",
+    "ActivityUnitError",
     "CorruptFileError",
     "EmptyFileError",
     "FileTooLargeError",

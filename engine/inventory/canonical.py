@@ -8,11 +8,13 @@ otherwise kept to cross-check the computed value.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from engine.inventory import activity as A
 from engine.inventory import fields as F
 from engine.inventory.findings import Finding, rows_text
 from engine.inventory.frames import map_unique
@@ -33,6 +35,7 @@ from engine.inventory.reconcile import (
     Part,
     Reading,
     SheetCheck,
+    agrees,
     choose_reading,
     describe_reading,
     sheet_check,
@@ -53,6 +56,10 @@ _DESCRIPTIVE = (
 )  # fmt: skip
 _FORMULA_LIKE = re.compile(r"^[=+\-@\t\r]")
 _RELATIVE_TOLERANCE = 0.005
+
+
+# Another reading of a sheet's rows (its activity data) checked against the canonical rows.
+RowCheck = Callable[[pd.DataFrame], tuple[Evidence | None, list[Finding]]]
 
 
 @dataclass
@@ -186,11 +193,14 @@ def canonicalize(
     *,
     original: SheetTable | None = None,
     original_mapping: dict[str, str | None] | None = None,
+    check: RowCheck | None = None,
 ) -> SheetResult:
     """Canonical rows of one sheet, read the way its own totals agree with (``reconcile``).
 
     ``original`` is the sheet before time columns were melted: its total rows and coded
-    subtotals are checked column by column, as the workbook wrote them.
+    subtotals are checked column by column, as the workbook wrote them. ``check`` compares
+    the canonical rows with another reading of the sheet (its activity data) and gives one
+    more piece of the sheet's evidence, with its findings.
     """
     roles = _Roles.of(mapping)
     if not roles.has_emissions:
@@ -212,14 +222,131 @@ def canonicalize(
     canonical = _with_co2e(canonical, gwp_set, ch4_origin)
     canonical = _reporting(canonical, table, gwp_set)
     _report_gaps(table, base, canonical, findings)
-    check = _sheet_check(
+    extra: list[Evidence] = []
+    if check is not None:
+        evidence, more = check(canonical)
+        extra = [evidence] if evidence is not None else []
+        findings.extend(more)
+    sheet = _sheet_check(
         table, original or table, original_mapping or mapping, roles, parts, reading, total,
-        canonical, gwp_set, comma, findings,
+        canonical, gwp_set, comma, findings, extra,
     )  # fmt: skip
     canonical = canonical.join(_extra_columns(table, mapping, roles, canonical, comma))
     ordered = [c for c in CANONICAL_COLUMNS if c in canonical]
     ordered += [c for c in canonical.columns if c not in CANONICAL_COLUMNS]
+    return SheetResult(canonical[ordered].reset_index(drop=True), mapping, findings, sheet)
+
+
+# --- activity data ----------------------------------------------------------------------------
+
+
+def canonicalize_activity(  # noqa: PLR0917 - the sheet, its reading and the inventory's choices
+    table: SheetTable,
+    mapping: dict[str, str | None],
+    plan: A.ActivityPlan,
+    rows: A.ActivityRows,
+    gwp_set: GwpSet,
+    ch4_origin: Ch4Origin,
+    parse,
+) -> SheetResult:
+    """Canonical rows of a sheet of activity data only: every emission computed by the
+    factor library, ``basis = "activity"``. Its check is the sheet's own total rows and
+    row totals over the quantities."""
+    findings: list[Finding] = []
+    mapping = {c: F.UNIT if c == plan.unit_column else m for c, m in mapping.items()}
+    canonical = activity_canonical(table, mapping, rows, gwp_set, ch4_origin, findings)
+    findings.extend(A.row_findings(rows, table.sheet))
+    time = set(plan.time_columns) | {plan.date_column, plan.total_column}
+    kept = {c: m for c, m in mapping.items() if c not in time}
+    comma = table.decimal_comma is not False
+    canonical = canonical.join(_extra_columns(table, kept, _Roles.of(kept), canonical, comma))
+    ordered = [c for c in (*CANONICAL_COLUMNS, A.ACTIVITY, A.FACTOR_REF) if c in canonical]
+    ordered += [c for c in canonical.columns if c not in ordered]
+    check = _activity_check(table, plan, rows, canonical, parse, findings)
     return SheetResult(canonical[ordered].reset_index(drop=True), mapping, findings, check)
+
+
+def activity_canonical(  # noqa: PLR0917
+    table: SheetTable,
+    mapping: dict[str, str | None],
+    rows: A.ActivityRows,
+    gwp_set: GwpSet,
+    ch4_origin: Ch4Origin,
+    findings: list[Finding],
+) -> pd.DataFrame:
+    """The computed rows, with t CO2e and memo items as every other sheet's."""
+    roles = _Roles.of(mapping)
+    quantity = roles.by_field.get(F.QUANTITY)
+    comma = table.decimal_comma is not False
+    numbers = {quantity: to_numbers(table.body[quantity], decimal_comma=comma)} if quantity else {}
+    base = _base_rows(table, _Roles.of({c: m for c, m in mapping.items()
+                                        if m != F.BIOGENIC_CO2}), numbers, findings)  # fmt: skip
+    canonical = A.canonical_rows(rows, base)
+    canonical = _with_co2e(canonical, gwp_set, ch4_origin)
+    return _reporting(canonical, table, gwp_set)
+
+
+def _activity_check(  # noqa: PLR0917
+    table: SheetTable,
+    plan: A.ActivityPlan,
+    rows: A.ActivityRows,
+    canonical: pd.DataFrame,
+    parse,
+    findings: list[Finding],
+) -> SheetCheck:
+    """The sheet's own checks over its quantities: total rows (when every row is in one
+    unit, or they add nothing meaningful) and a row total beside the months."""
+    evidence: list[Evidence] = []
+    columns = [c for c in plan.quantity_columns if c]
+    if plan.total_column:
+        columns.append(plan.total_column)
+    units = rows.requests["unit"].dropna().unique() if len(rows.requests) else []
+    if len(units) <= 1:
+        rows_check, _ = total_row_evidence(table.body, table.totals, columns, parse)
+        if rows_check is not None:
+            evidence.append(rows_check)
+    if plan.time_columns and plan.total_column:
+        months = pd.concat([parse(table.body[c]) for c in plan.time_columns], axis=1)
+        summed = months.sum(axis=1, min_count=1)
+        stated = parse(table.body[plan.total_column])
+        both = summed.notna() & stated.notna()
+        if both.any():
+            hits = agrees(summed[both].to_numpy(), stated[both].to_numpy())
+            bad = tuple(int(r) for r in table.rows()[both][~hits])
+            compared, agreeing = int(both.sum()), int(hits.sum())
+            pt = (f"A coluna '{plan.total_column}' confere com a soma dos meses em {agreeing} "
+                  f"de {compared} linhas.")  # fmt: skip
+            en = (f"Column '{plan.total_column}' equals the sum of the months in {agreeing} of "
+                  f"{compared} rows.")  # fmt: skip
+            if bad:
+                pt += f" Diferem: linhas {rows_text(bad)}."
+                en += f" Differ: rows {rows_text(bad)}."
+            evidence.append(Evidence("row_totals", compared, agreeing, pt, en, bad))
+    _conflict_findings(table.sheet, evidence, findings)
+    latest = _latest_year(canonical)
+    counted = canonical if latest is None else canonical[canonical[F.YEAR].astype(str) == latest]
+    computed = float(counted[F.EMISSIONS_TCO2E].sum())
+    n = len(rows.requests)
+    users = sum(1 for e in rows.estimates.values() for u in e.factors if u.user)
+    notes = (
+        f"Emissões calculadas a partir de {n} quantidades de dados de atividade com a "
+        "biblioteca de fatores" + (" (com fatores do usuário)" if users else "") + ".",
+        f"Emissions computed from {n} activity-data quantities with the factor library"
+        + (" (with the user's factors)" if users else "")
+        + ".",
+    )
+    return sheet_check(table.sheet, evidence, computed, None, notes=notes)
+
+
+def with_activity_check(
+    rows: A.ActivityRows, sheet: str, gwp_set: GwpSet, ch4_origin: Ch4Origin
+) -> RowCheck:
+    """The check a sheet with both activity data and emissions gets: ours against theirs."""
+
+    def check(theirs: pd.DataFrame) -> tuple[Evidence | None, list[Finding]]:
+        return A.compare(rows, theirs, sheet, gwp_set, ch4_origin)
+
+    return check
 
 
 def _context_factor(table: SheetTable) -> float | None:
@@ -271,6 +398,7 @@ def _sheet_check(  # noqa: PLR0917 - the sheet's whole reading, in the order it 
     gwp_set: str,
     comma: bool,
     findings: list[Finding],
+    extra: list[Evidence] = (),  # type: ignore[assignment]
 ) -> SheetCheck:
     evidence = [reading.evidence] if reading.evidence is not None else []
     checked = _checked_columns(original, original_mapping)
@@ -309,6 +437,7 @@ def _sheet_check(  # noqa: PLR0917 - the sheet's whole reading, in the order it 
         stated = _stated_from_total_rows(stated_last, parts, reading, gwp_set)
     unverified = [p.column for p in parts if p.factor is None and not reading.unit_checked]
     _conflict_findings(table.sheet, evidence, findings)
+    evidence.extend(extra)  # its own findings name the rows and the factors already
     return sheet_check(
         table.sheet, evidence, computed, stated, unverified_units=unverified,
         notes=describe_reading(reading, parts, gwp_set),
@@ -486,7 +615,10 @@ def _label(column: str) -> str:
 def _with_co2e(canonical: pd.DataFrame, gwp_set: GwpSet, ch4_origin: Ch4Origin) -> pd.DataFrame:
     """t CO2e = t of gas x GWP where a gas mass is known; a reported CO2e figure is kept as is
     (never multiplied again)."""
-    computed = (canonical["basis"] == "computed") & canonical[F.EMISSIONS_T_GAS].notna()
+    # Masses the workbook gave per gas, and masses computed from its activity data.
+    computed = (
+        canonical["basis"].isin(("computed", "activity")) & canonical[F.EMISSIONS_T_GAS].notna()
+    )
     factors = map_unique(
         canonical[F.GAS], lambda g: gwp(g, gwp_set, ch4_origin) if isinstance(g, str) else None
     )

@@ -145,3 +145,70 @@ class GwpViewMissingError(InventoryError):
             f"are no per-gas sheets to compute {gwp_set} from. Choose the GWP set of one of "
             "those sheets or include the per-gas sheets.",
         )
+
+
+_DIMENSIONS = {  # how an activity's accepted dimensions read in a message: (pt, en)
+    "volume": ("volume (L, m³)", "volume (L, m³)"),
+    "mass": ("massa (kg, t)", "mass (kg, t)"),
+    "energy": ("energia (kWh, MWh, GJ)", "energy (kWh, MWh, GJ)"),
+    "mass_distance": ("massa × distância (t·km)", "mass × distance (t·km)"),
+}
+
+
+class ActivityUnitError(InventoryError):
+    """A quantity of activity data whose unit is missing or cannot be converted: names the
+    sheet, the row and the unit, so the user can fix that cell."""
+
+    code = "activity_unit"
+
+    def __init__(  # noqa: PLR0917 - every part of the message the user needs
+        self,
+        sheet: str,
+        row: int,
+        unit: str,
+        activity_pt: str,
+        activity_en: str | None = None,
+        expected: str | None = None,
+    ) -> None:
+        self.sheet, self.row, self.unit = sheet, row, unit
+        activity_en = activity_en or activity_pt
+        kinds = [_DIMENSIONS.get(k, (k, k)) for k in (expected or "").split("/") if k]
+        wanted_pt = " ou ".join(k[0] for k in kinds)
+        wanted_en = " or ".join(k[1] for k in kinds)
+        where_pt, where_en = f"Aba '{sheet}', linha {row}", f"Sheet '{sheet}', row {row}"
+        if not unit:
+            super().__init__(
+                f"{where_pt}: a quantidade de {activity_pt} não tem unidade. Informe-a em uma "
+                "coluna de unidade, no cabeçalho ('Consumo (L)') ou em uma linha de unidades.",
+                f"{where_en}: the quantity of {activity_en} has no unit. State it in a unit "
+                "column, in the header ('Consumption (L)') or in a units row.",
+            )
+            return
+        super().__init__(
+            f"{where_pt}: a unidade '{unit}' não se converte para {activity_pt}"
+            + (f"; use uma unidade de {wanted_pt}" if wanted_pt else "")
+            + ". Corrija a unidade na planilha.",
+            f"{where_en}: the unit '{unit}' cannot be converted for {activity_en}"
+            + (f"; use a unit of {wanted_en}" if wanted_en else "")
+            + ". Fix the unit in the workbook.",
+        )
+
+
+class ActivityNotComputedError(NoEmissionsColumnError):
+    """Activity data and no emissions anywhere, and the activity data could not be computed
+    (no year to pick the factors by, no factor for the period): says why, then what the
+    plain error says."""
+
+    code = "activity_not_computed"
+
+    def __init__(
+        self, columns_seen: Sequence[str], reasons_pt: Sequence[str], reasons_en: Sequence[str]
+    ) -> None:
+        super().__init__(columns_seen)
+        InventoryError.__init__(
+            self,
+            "Há dados de atividade, mas as emissões não puderam ser calculadas: "
+            + " ".join(reasons_pt) + " " + self.message_pt,
+            "There is activity data, but its emissions could not be computed: "
+            + " ".join(reasons_en) + " " + self.message_en,
+        )  # fmt: skip

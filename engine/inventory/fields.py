@@ -250,6 +250,11 @@ def _categories() -> tuple[tuple[str, str, str, str], ...]:
     return tuple(sorted(rows, key=lambda row: -len(row[0])))
 
 
+def category_en(category_pt: str) -> str:
+    """The English name of a category the ingestion names in Portuguese."""
+    return next((en for _, _, pt, en in _categories() if pt == category_pt), category_pt)
+
+
 def category_of(text: object) -> tuple[str, str] | None:
     """The GHG Protocol category a name mentions, as (scope, Portuguese name)."""
     if not isinstance(text, str) or not text.strip():
@@ -259,3 +264,54 @@ def category_of(text: object) -> tuple[str, str] | None:
         if _contains(folded, synonym):
             return scope, category_pt
     return None
+
+
+# --- months across the columns ------------------------------------------------------------------
+
+_MONTHS = {
+    "jan": 1, "janeiro": 1, "january": 1, "fev": 2, "feb": 2, "fevereiro": 2, "february": 2,
+    "mar": 3, "marco": 3, "march": 3, "abr": 4, "apr": 4, "abril": 4, "april": 4,
+    "mai": 5, "may": 5, "maio": 5, "jun": 6, "junho": 6, "june": 6, "jul": 7, "julho": 7,
+    "july": 7, "ago": 8, "aug": 8, "agosto": 8, "august": 8, "set": 9, "sep": 9, "sept": 9,
+    "setembro": 9, "september": 9, "out": 10, "oct": 10, "outubro": 10, "october": 10,
+    "nov": 11, "novembro": 11, "november": 11, "dez": 12, "dec": 12, "dezembro": 12,
+    "december": 12,
+}  # fmt: skip
+_MONTH = re.compile(r"^([a-z]+)\.?(?:[\s/\-]*((?:19|20)?\d\d))?$")
+# A cell that only names a unit: a units row under the header ('t', 'kg', 'L', 'm³', 'MWh').
+UNIT_CELL = re.compile(
+    r"^(?:%|m3|l|lts?|litros?|liters?|litres?|gal|galoes|nm3|mil(?:l|litros|m3)|tkm|t km|"
+    r"mwh|kwh|gwh|gj|mj|tj|tco2e?|kgco2e?|co2e?|gg ?co2e?|t|kg|g|ton|tons|toneladas?|"
+    r"tonnes?|gg|kt|mt)$"
+)
+
+
+def is_unit_text(text: object) -> bool:
+    """Whether a cell or a header part names only a unit."""
+    return isinstance(text, str) and bool(UNIT_CELL.match(words(text)))
+
+
+def month_of_header(column: str) -> tuple[int, str | None] | None:
+    """'Jan', 'janeiro', 'jan/24', 'Jan 2024' -> (1, None / '2024'). A units row joined
+    under the month ('Jan / L') names the month all the same."""
+    parts = [part.strip() for part in column.split(HEADER_JOIN)]
+    last = parts[-2] if len(parts) > 1 and is_unit_text(parts[-1]) else parts[-1]
+    folded = words(last)
+    match = _MONTH.match(folded.replace(" ", "/", 1) if " " in last else folded)
+    if not match or match.group(1) not in _MONTHS:
+        return None
+    year = match.group(2)
+    if year and len(year) == 2:
+        year = "20" + year
+    return _MONTHS[match.group(1)], year
+
+
+# A column of dates or months ('Data', 'Mês', 'Competência', 'Data de abastecimento').
+_DATE_HEADER = re.compile(
+    r"^(?:data|date|mes|month|periodo|period|competencia|mes ano|mes referencia|"
+    r"mes de referencia|data de \w+|data da \w+|data do \w+)$"
+)
+
+
+def is_date_header(name: str) -> bool:
+    return bool(_DATE_HEADER.match(words(name.rsplit(HEADER_JOIN, maxsplit=1)[-1])))

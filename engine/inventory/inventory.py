@@ -7,6 +7,7 @@ from functools import cached_property
 
 import pandas as pd
 
+from engine.emissions import FactorLibrary
 from engine.inventory import analytics
 from engine.inventory import fields as F
 from engine.inventory.digest import DEFAULT_DIGEST_CHARS, build_digest
@@ -30,6 +31,12 @@ class Inventory:
     reported_totals: pd.DataFrame = field(default_factory=pd.DataFrame)  # the sheets' own totals
     ch4_origin: Ch4Origin = DEFAULT_CH4_ORIGIN
     reconciliation: list[SheetCheck] = field(default_factory=list)  # per sheet: the evidence
+    # The factors activity data was computed ('computed') or checked ('checked') with: key,
+    # gas, role, value, unit, source, validity, whether the user's, how many rows used it.
+    factors_used: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # The library it was computed with when not the default (the user's factors on top):
+    # the agents' calculator uses the same one, so an answer and the table agree.
+    factors: FactorLibrary | None = field(default=None, repr=False, compare=False)
 
     # --- the headline: one year, location-based Scope 2, memo items apart ---------------------
 

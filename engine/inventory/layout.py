@@ -10,11 +10,11 @@ import pandas as pd
 
 from engine.inventory.fields import (
     EMISSION_FIELDS,
-    HEADER_JOIN,
     YEAR,
     base_field,
     gas_in_header,
     match_header,
+    month_of_header,
     words,
     year_in_text,
     year_of_header,
@@ -23,33 +23,7 @@ from engine.inventory.table import SheetTable
 from engine.inventory.units import mass_factor
 
 YEAR_COLUMN = "Ano"
-_MONTHS = {
-    "jan": 1, "janeiro": 1, "january": 1, "fev": 2, "feb": 2, "fevereiro": 2, "february": 2,
-    "mar": 3, "marco": 3, "march": 3, "abr": 4, "apr": 4, "abril": 4, "april": 4,
-    "mai": 5, "may": 5, "maio": 5, "jun": 6, "junho": 6, "june": 6, "jul": 7, "julho": 7,
-    "july": 7, "ago": 8, "aug": 8, "agosto": 8, "august": 8, "set": 9, "sep": 9, "sept": 9,
-    "setembro": 9, "september": 9, "out": 10, "oct": 10, "outubro": 10, "october": 10,
-    "nov": 11, "novembro": 11, "november": 11, "dez": 12, "dec": 12, "dezembro": 12,
-    "december": 12,
-}  # fmt: skip
-_MONTH = re.compile(r"^([a-z]+)\.?(?:[\s/\-]*((?:19|20)?\d\d))?$")
 _MIN_TIME_COLUMNS = 2
-
-
-def _last_part(column: str) -> str:
-    return column.rsplit(HEADER_JOIN, 1)[-1].strip()
-
-
-def month_of_header(column: str) -> tuple[int, str | None] | None:
-    """'Jan', 'janeiro', 'jan/24', 'Jan 2024' -> (1, None / '2024')."""
-    match = _MONTH.match(words(_last_part(column)).replace(" ", "/", 1) if " " in
-                         _last_part(column) else words(_last_part(column)))  # fmt: skip
-    if not match or match.group(1) not in _MONTHS:
-        return None
-    year = match.group(2)
-    if year and len(year) == 2:
-        year = "20" + year
-    return _MONTHS[match.group(1)], year
 
 
 def reshape_time_columns(table: SheetTable, parser_for) -> SheetTable:

@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import IO
 
 import pandas as pd
 
+from engine.emissions import FactorLibrary, default_library
+from engine.inventory import activity as A
 from engine.inventory.analytics import quality_findings
-from engine.inventory.canonical import canonicalize, map_columns, table_convention
+from engine.inventory.canonical import (
+    SheetResult,
+    canonicalize,
+    canonicalize_activity,
+    map_columns,
+    table_convention,
+    with_activity_check,
+)
 from engine.inventory.errors import (
+    ActivityNotComputedError,
     FileTooLargeError,
     NoEmissionsColumnError,
     NoTableFoundError,
@@ -28,7 +39,7 @@ from engine.inventory.gwp import (
 from engine.inventory.inventory import Inventory
 from engine.inventory.layout import reshape_time_columns
 from engine.inventory.reader import Limits, RawSheet, read_sheets, sheet_names
-from engine.inventory.table import find_table
+from engine.inventory.table import SheetTable, find_table
 from engine.inventory.units import to_numbers
 from engine.inventory.views import SheetData, resolve_views
 
@@ -46,11 +57,15 @@ def load_inventory(
     column_overrides: Overrides | None = None,
     max_bytes: int = Limits.max_bytes,
     max_rows: int = Limits.max_rows,
+    factors: FactorLibrary | None = None,
 ) -> Inventory:
     """Read every sheet (or ``sheets``), find each table, map it, compute t CO2e and
     reconcile every sheet with its own totals (``Inventory.reconciliation``).
 
-    ``ch4_origin`` ("general", "fossil", "non_fossil") picks AR6's methane GWP.
+    ``ch4_origin`` ("general", "fossil", "non_fossil") picks AR6's methane GWP. Tables of
+    activity data (liters, m³, MWh, kg of refrigerant...) are computed with the factor
+    library; ``factors`` are the user's own (``engine.emissions.read_factor_csv``), laid over
+    the default library (a library that already holds the defaults is used as is).
     Raises an ``InventoryError`` subclass with a Portuguese and an English message.
     """
     chosen_set = check_gwp_set(gwp_set)
@@ -58,7 +73,17 @@ def load_inventory(
     limits = Limits(max_bytes=max_bytes, max_rows=max_rows)
     data, name = _read_source(source, filename, limits)
     raw_sheets = read_sheets(data, name, sheets=sheets, limits=limits)
-    return _build(raw_sheets, name, chosen_set, origin, column_overrides or {})
+    choices = _Choices(chosen_set, origin, _library(factors))
+    return _build(raw_sheets, name, choices, column_overrides or {})
+
+
+def _library(factors: FactorLibrary | None) -> FactorLibrary | None:
+    """The library the activity sheets are computed with: None is the default one."""
+    if factors is None or not len(factors):
+        return None
+    if all(f.user for f in factors):  # a user's file alone: over the defaults
+        return default_library().overlay(factors)
+    return factors
 
 
 def list_sheets(
@@ -82,8 +107,7 @@ def load_markdown_inventory(
     return _build(
         [RawSheet("Markdown", rows)],
         "inventário (Markdown)",
-        check_gwp_set(gwp_set),
-        check_ch4_origin(ch4_origin),
+        _Choices(check_gwp_set(gwp_set), check_ch4_origin(ch4_origin)),
         {},
     )
 
@@ -103,14 +127,70 @@ def _read_source(source: Source, filename: str | None, limits: Limits) -> tuple[
     return data, filename or Path(str(getattr(source, "name", "") or "")).name
 
 
+@dataclass(frozen=True)
+class _Choices:
+    """What the user chose for the whole inventory."""
+
+    gwp_set: GwpSet
+    ch4_origin: Ch4Origin
+    factors: FactorLibrary | None = None  # None: the default factor library
+
+
+@dataclass
+class _Read:
+    """One sheet read: its canonical rows, or why its activity data was not computed."""
+
+    result: SheetResult | None
+    factors_used: pd.DataFrame | None = None
+    not_computed: list[Finding] = field(default_factory=list)
+
+
+def _read_sheet(
+    found: SheetTable, overrides: dict[str, str | None], file_name: str, choices: _Choices
+) -> _Read:
+    """A table of emissions, of activity data (computed with the factor library), or of
+    both (theirs kept, checked row by row against ours)."""
+    original_mapping = map_columns(found, overrides)
+    plan = A.plan_activity(found, original_mapping, file_name)
+    rows = None
+    if plan is not None:
+        columns = [c for c in (*plan.quantity_columns, plan.total_column) if c]
+        parse = _parser_for(found)(columns)
+        rows = A.collect_rows(
+            found, plan, parse, gwp_set=choices.gwp_set, factors=choices.factors,
+            strict=not plan.mixed,
+        )  # fmt: skip
+        if not plan.mixed and not rows.found_any:
+            plan = rows = None  # quantities of nothing the library knows: read as before
+    if plan is not None and rows is not None and not plan.mixed:
+        if not len(rows.requests):  # known activities, none computed (no year, no factor)
+            return _Read(None, not_computed=A.row_findings(rows, found.sheet))
+        result = canonicalize_activity(
+            found, original_mapping, plan, rows, choices.gwp_set, choices.ch4_origin, parse
+        )
+        return _Read(result, A.factors_used(rows, found.sheet, "computed"))
+    reshaped = reshape_time_columns(found, _parser_for(found))
+    mapping = original_mapping if reshaped is found else map_columns(reshaped, overrides)
+    check = None
+    if rows is not None and reshaped is found:  # their emissions, checked by ours
+        check = with_activity_check(rows, found.sheet, choices.gwp_set, choices.ch4_origin)
+    result = canonicalize(
+        reshaped, mapping, choices.gwp_set, choices.ch4_origin,
+        original=found, original_mapping=original_mapping, check=check,
+    )  # fmt: skip
+    if check is None or rows is None or result.table is None or not len(rows.requests):
+        return _Read(result)
+    A.mark_activities(result.table, rows)
+    return _Read(result, A.factors_used(rows, found.sheet, "checked"))
+
+
 def _build(
-    raw_sheets: list[RawSheet],
-    name: str,
-    gwp_set: GwpSet,
-    ch4_origin: Ch4Origin,
-    overrides: Overrides,
+    raw_sheets: list[RawSheet], name: str, choices: _Choices, overrides: Overrides
 ) -> Inventory:
+    gwp_set, ch4_origin = choices.gwp_set, choices.ch4_origin
     mappings, findings, skipped = {}, [], {}
+    used: list[pd.DataFrame] = []
+    incomplete: dict[str, list[Finding]] = {}
     sheets: list[SheetData] = []
     columns_seen: list[str] = []
     totals = []
@@ -120,14 +200,14 @@ def _build(
             skipped[raw.name] = "nenhuma tabela encontrada"
             continue
         columns_seen.extend(c for c in found.columns if c not in columns_seen)
-        sheet_overrides = _overrides_for(overrides, raw.name)
-        original_mapping = map_columns(found, sheet_overrides)
-        reshaped = reshape_time_columns(found, _parser_for(found))
-        mapping = original_mapping if reshaped is found else map_columns(reshaped, sheet_overrides)
-        result = canonicalize(
-            reshaped, mapping, gwp_set, ch4_origin,
-            original=found, original_mapping=original_mapping,
-        )  # fmt: skip
+        read = _read_sheet(found, _overrides_for(overrides, raw.name), name, choices)
+        if read.result is None:
+            incomplete[raw.name] = read.not_computed  # said why, not counted
+            skipped[raw.name] = _NOT_COMPUTED
+            continue
+        result = read.result
+        if read.factors_used is not None:
+            used.append(read.factors_used)
         mappings[raw.name] = result.mapping
         if result.table is None:
             skipped[raw.name] = "nenhuma coluna de emissões"
@@ -139,7 +219,14 @@ def _build(
     if not sheets:
         if not columns_seen:
             raise NoTableFoundError(name or "o arquivo")
+        if incomplete:
+            reasons = [f for found in incomplete.values() for f in found][:3]
+            raise ActivityNotComputedError(
+                columns_seen[:30], [f.message_pt for f in reasons], [f.message_en for f in reasons]
+            )
         raise NoEmissionsColumnError(columns_seen[:30])
+    for found in incomplete.values():
+        findings.extend(found)
     resolved = resolve_views(sheets, gwp_set, ch4_origin)
     skipped.update(resolved.skipped)
     kept = resolved.kept
@@ -161,7 +248,16 @@ def _build(
         reported_totals=pd.concat(totals, sort=False) if totals else pd.DataFrame(),
         ch4_origin=ch4_origin,
         reconciliation=checks,
+        factors_used=_factors_used(used, {s.name for s in kept}),
+        factors=choices.factors,
     )
+
+
+def _factors_used(frames: list[pd.DataFrame], kept: set[str]) -> pd.DataFrame:
+    frames = [f[f["sheet"].isin(kept)] for f in frames if len(f)]
+    if not frames:
+        return pd.DataFrame(columns=list(A.FACTOR_COLUMNS))
+    return pd.concat(frames, ignore_index=True)
 
 
 def _parser_for(found):
@@ -180,9 +276,13 @@ def _overrides_for(overrides: Overrides, sheet: str) -> dict[str, str | None]:
     return dict(overrides)  # type: ignore[arg-type]
 
 
+_NOT_COMPUTED = "dados de atividade não calculados"
+
+
 def _skipped_findings(skipped: dict[str, str]) -> list[Finding]:
     reasons_en = {"nenhuma tabela encontrada": "no table found",
-                  "nenhuma coluna de emissões": "no emissions column"}  # fmt: skip
+                  "nenhuma coluna de emissões": "no emissions column",
+                  _NOT_COMPUTED: "activity data not computed"}  # fmt: skip
     return [
         Finding(
             "sheet_skipped",

@@ -11,9 +11,11 @@ import pandas as pd
 from engine.inventory.fields import (
     HEADER_JOIN,
     base_field,
+    is_date_header,
+    is_unit_text,
     is_year,
     match_header,
-    words,
+    month_of_header,
     year_of_header,
 )
 from engine.inventory.hierarchy import find_arithmetic, find_hierarchy
@@ -169,18 +171,15 @@ def _is_label(value: object) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
-_UNIT_CELL = re.compile(r"^(?:%|m3|m³|l|mwh|kwh|gj|tj|tco2e?|kgco2e?|co2e?|gg ?co2e?)$")
-
-
 def _is_units_row(row: list[object]) -> bool:
-    """A row under the header that only names units: 't', 'kg', 'Gg CO2e', 'MWh'."""
+    """A row under the header that only names units: 't', 'kg', 'Gg CO2e', 'MWh', 'L'."""
     values = _nonempty(row)
     if not values or _numbers(row):
         return False
     return all(
         isinstance(v, str)
         and len(v) <= 20
-        and (mass_factor(v) is not None or bool(_UNIT_CELL.match(words(v).replace(" ", ""))))
+        and (mass_factor(v) is not None or is_unit_text(v) or is_unit_text(v.replace(" ", "")))
         for v in values
     )
 
@@ -323,14 +322,25 @@ def _header_text(value: object) -> str:
 def _score(names: list[str]) -> float:
     fields = {base_field(m.field) for name in names if name and (m := match_header(name))}
     emissions = any(f in ("emissions_t_gas", "emissions_tco2e") for f in fields)
-    return len(fields) + (0.5 if emissions else 0.0)
+    # Activity data names its columns by what they hold: a date ('Data') and a quantity
+    # headed by its unit alone ('Litros', 'kWh').
+    unnamed = [name for name in names if name and match_header(name) is None]
+    dated = any(is_date_header(name) for name in unnamed)
+    unit_only = any(is_unit_text(name) for name in unnamed)
+    return len(fields) + (0.5 if emissions else 0.0) + dated + unit_only
 
 
 def _time_score(names: list[str]) -> float:
-    """Years across the header (1990, 2000 ...) stand for emission columns. A year under a
-    named column ('Ano / 2021', 'Emissões (kg) / 2015') is a data row's value, not this."""
+    """Years (1990, 2000 ...) or months (Jan ... Dez) across the header stand for emission
+    or consumption columns. A year under a named column ('Ano / 2021', 'Emissões (kg) /
+    2015') is a data row's value, not this."""
     free = [name for name in names if year_of_header(name) and match_header(name) is None]
-    return 2.5 if len(free) >= 2 else 0.0
+    if len(free) >= 2:
+        return 2.5
+    # Months count as one field: enough to find 'Unidade | Jan ... Dez', never more than a
+    # header group that says what the months hold ('Emissões mensais (t) / Jan').
+    months = [name for name in names if month_of_header(name) and match_header(name) is None]
+    return 1.0 if len(months) >= 2 else 0.0
 
 
 def _unique(names: list[str]) -> list[str]:

@@ -27,6 +27,7 @@ from engine.graph.routing import NO_AGENT
 from engine.inventory.gwp import canonical_gas, gwp
 from engine.offline import knowledge
 from engine.offline.alternatives import Alternative, alternatives_for
+from engine.offline.calculation import answer_calculation, read_calculation
 from engine.offline.facts import Source
 from engine.offline.intent import classify
 from engine.offline.language import Language
@@ -63,6 +64,8 @@ def _next(request: AgentRequest, preferred: str, fallback: str = NO_AGENT) -> st
 def router(request: AgentRequest) -> str:
     if request.retry_reasons and request.findings:
         return "Nova tentativa: as análises já existem; falta consolidar." + _marker(ORCHESTRATOR)
+    if read_calculation(request.question) is not None:
+        return "Intenção: cálculo de emissões." + _marker(POLLUTANTS_ANALYST)
     intent = classify(request.question)
     labels = {"concept": "pergunta conceitual", "out_of_scope": "fora do escopo de ESG",
               "pollutants": "análise de poluentes", "green": "alternativas de menor carbono",
@@ -137,6 +140,9 @@ def inventory_analyst(request: AgentRequest) -> str:
 
 def pollutants_analyst(request: AgentRequest) -> str:
     lang = language_of(request)
+    ask = read_calculation(request.question) if request.flow == "chat" else None
+    if ask is not None:  # computed with the factor library, never recalled
+        return answer_calculation(ask, lang) + _marker(_next(request, ORCHESTRATOR))
     facts = facts_of(request)
     wants_options = classify(request.question) == "green" or "alternativ" in fold(request.question)
     successor = GREEN_GASES_ANALYST if wants_options else ORCHESTRATOR

@@ -14,14 +14,16 @@ from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage, ToolCall, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 
 from engine.agents.request import AgentRequest, SummaryRequest
 from engine.constants import OFFLINE_MODEL_NAME
+from engine.emissions.tool import TOOL_NAME as CALCULATOR
 from engine.models.estimate import estimated_usage
 from engine.offline.agents import RESPONDERS, summarizer
+from engine.offline.calculation import read_calculation, tool_arguments
 from engine.offline.request import request_of
 
 log = logging.getLogger(__name__)
@@ -40,15 +42,17 @@ NO_REQUEST_ANSWER = (
 
 class OfflineAnalyst(BaseChatModel):
     model_name: str = OFFLINE_MODEL_NAME
+    bound_tools: tuple[str, ...] = ()  # the tools an agent offers it, by name
 
     @property
     def _llm_type(self) -> str:
         return "aeko-offline"
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable:
-        # It reads the run's inventory from the structured request and never calls a tool;
-        # binding is accepted so agents with tools run on it unchanged.
-        return self
+        # It reads the run's inventory from the structured request; of the tools it is
+        # offered it calls only the calculator, so a computation shows on the agent trail.
+        names = tuple(getattr(tool, "name", str(tool)) for tool in tools)
+        return self.model_copy(update={"bound_tools": names})
 
     def _generate(
         self,
@@ -57,13 +61,39 @@ class OfflineAnalyst(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        answer = _answer(request_of(run_manager.metadata if run_manager else {}))
+        request = request_of(run_manager.metadata if run_manager else {})
+        call = self._calculator_call(request, messages)
+        if call is not None:
+            message = AIMessage(
+                content="",
+                tool_calls=[call],
+                usage_metadata=estimated_usage(messages, str(call["args"])),
+                response_metadata={"model_name": self.model_name},
+            )
+            return ChatResult(generations=[ChatGeneration(message=message)])
+        answer = _answer(request)
         message = AIMessage(
             content=answer,
             usage_metadata=estimated_usage(messages, answer),
             response_metadata={"model_name": self.model_name},
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _calculator_call(
+        self, request: AgentRequest | SummaryRequest | None, messages: Sequence[BaseMessage]
+    ) -> ToolCall | None:
+        """A calculation question, before the calculator answered: call it."""
+        if (
+            not isinstance(request, AgentRequest)
+            or request.flow != "chat"
+            or CALCULATOR not in self.bound_tools
+            or any(isinstance(m, ToolMessage) for m in messages)
+        ):
+            return None
+        ask = read_calculation(request.question)
+        if ask is None:
+            return None
+        return ToolCall(name=CALCULATOR, args=tool_arguments(ask), id=f"calc-{len(messages)}")
 
 
 def _answer(request: AgentRequest | SummaryRequest | None) -> str:

@@ -30,6 +30,7 @@ class InventoryRecord:
     summary: dict[str, Any]
     uploaded_at: datetime
     extra: dict[str, Any] = field(default_factory=dict)
+    factors_filename: str | None = None  # the user's own emission factors, kept beside it
 
     @classmethod
     def of(cls, document: dict[str, Any]) -> InventoryRecord:
@@ -43,6 +44,7 @@ class InventoryRecord:
             mapping=dict(document.get("mapping", {})),
             summary=dict(document.get("summary", {})),
             uploaded_at=document["uploaded_at"],
+            factors_filename=document.get("factors_filename"),
         )
 
 
@@ -62,13 +64,24 @@ class InventoryRepository(Repository):
         sheets: list[str],
         mapping: dict[str, Any],
         summary: dict[str, Any],
+        factors: tuple[str, bytes] | None = None,
     ) -> InventoryRecord:
-        """Store an upload once per user and content; the same file again returns its record."""
+        """Store an upload once per user, content and own-factor file: the same pair again
+        returns its record. ``factors`` is the user's factor CSV (name, bytes) the emissions
+        were computed with; it is kept so the analysis can be reproduced."""
         digest = hashlib.sha256(data).hexdigest()
-        existing = self.col.find_one(self._mine(sha256=digest), hint=INVENTORY_BY_HASH)
+        factors_digest = hashlib.sha256(factors[1]).hexdigest() if factors else None
+        existing = self.col.find_one(
+            self._mine(sha256=digest, factors_sha256=factors_digest), hint=INVENTORY_BY_HASH
+        )
         if existing is not None:
             return InventoryRecord.of(existing)
         file_id = self._files.put(data, filename=filename, id_user=self.user_id)
+        factors_id = (
+            self._files.put(factors[1], filename=factors[0], id_user=self.user_id)
+            if factors
+            else None
+        )
         counter = self.db["counter"].find_one_and_update(
             {"_id": "inventory"}, {"$inc": {"value": 1}}, upsert=True,
             return_document=ReturnDocument.AFTER,
@@ -83,6 +96,9 @@ class InventoryRepository(Repository):
             "mapping": mapping,
             "summary": summary,
             "file_id": file_id,
+            "factors_sha256": factors_digest,
+            "factors_filename": factors[0] if factors else None,
+            "factors_file_id": factors_id,
             "uploaded_at": now(),
         }
         document["_id"] = self.col.insert_one(document).inserted_id
@@ -104,6 +120,12 @@ class InventoryRepository(Repository):
         return self._files.get(self._document(inventory_id)["file_id"]).read()
 
     @guarded
+    def factors_file(self, inventory_id: str) -> bytes | None:
+        """The user's factor CSV the inventory was computed with, byte for byte; or None."""
+        file_id = self._document(inventory_id).get("factors_file_id")
+        return self._files.get(file_id).read() if file_id is not None else None
+
+    @guarded
     def delete(self, inventory_id: str) -> bool:
         document = self.col.find_one_and_delete(
             self._mine(_id=object_id(inventory_id, "inventário")), hint=BY_ID
@@ -111,6 +133,8 @@ class InventoryRepository(Repository):
         if document is None:
             return False
         self._files.delete(document["file_id"])
+        if document.get("factors_file_id") is not None:
+            self._files.delete(document["factors_file_id"])
         return True
 
     def _document(self, inventory_id: str) -> dict[str, Any]:

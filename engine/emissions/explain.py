@@ -1,0 +1,124 @@
+"""An estimate as text: each step as quantity × factor (role; source) = result, then the
+total in scope with its GWPs, and the biogenic CO2 and Montreal gases apart.
+
+Numbers go through engine.formatting.number: factors with all their digits (74.100,
+0,47732), intermediate results with about four significant digits, t CO2e with at least
+three decimals, as inventories report them.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.emissions.results import (
+    BIOGENIC,
+    COMBUSTION_GASES,
+    GAS_LABELS,
+    SHARE_ROLES,
+    Estimate,
+    FactorUse,
+)
+from engine.emissions.units import pretty
+from engine.formatting import number
+
+
+def num(value: float, lang: str, *, digits: int = 4, min_decimals: int = 0) -> str:
+    """About ``digits`` significant digits, no trailing zeros: 74.100, 722,6, 0,0003056."""
+    if value == 0 or not math.isfinite(value):
+        return number(value, min_decimals, lang)
+    decimals = max(min_decimals, min(12, digits - 1 - math.floor(math.log10(abs(value)))))
+    text = number(value, decimals, lang)
+    separator = "," if lang == "pt" else "."
+    while decimals > min_decimals and text.endswith("0"):  # 0,05000 -> 0,05
+        text, decimals = text[:-1], decimals - 1
+    return text.removesuffix(separator)
+
+
+def _value(value: float, unit: str, lang: str) -> str:
+    """A factor as its source writes it (all its digits): '840 kg/m³', '14%', '0,47732 t/t'."""
+    if unit == "fraction":
+        return f"{num(value * 100, lang, digits=10)}%"
+    if unit == "percent":
+        return f"{num(value, lang, digits=10)}%"
+    return f"{num(value, lang, digits=10)} {pretty(unit)}"
+
+
+def _source(use: FactorUse, lang: str) -> str:
+    user = (" [fator do usuário]" if lang == "pt" else " [user's factor]") if use.user else ""
+    period = f"; {'vigência' if lang == 'pt' else 'valid'} {use.period}" if use.period else ""
+    return f"{use.label(lang)}; {use.source}{period}{user}"
+
+
+def _gas_name(gas: str, lang: str, method: str = "fuel_combustion") -> str:
+    if gas == "CO2" and not method.endswith("combustion"):
+        return "CO2"  # 'fossil' only says something next to a biogenic part
+    labels = GAS_LABELS.get(gas)
+    return (labels[0] if lang == "pt" else labels[1]) if labels else gas
+
+
+def render(estimate: Estimate, lang: str) -> str:
+    """The estimate's computation in ``lang`` ("pt" or "en")."""
+    pt = lang == "pt"
+    quantity = f"{num(estimate.quantity, lang, digits=10)} {pretty(estimate.unit)}"
+    scope = f"{'Escopo' if pt else 'Scope'} {estimate.scope}"
+    category = estimate.category if pt else estimate.category_en
+    if estimate.scope2_method:
+        category += ", baseado na localização" if pt else ", location-based"
+    name = estimate.name["pt" if pt else "en"]
+    period = "período" if pt else "period"
+    lines = [f"{name}: {quantity}, {period} {estimate.period} ({scope}, {category})."]
+    shares = [u for u in estimate.factors if u.key in SHARE_ROLES]
+    if shares:
+        text = "; ".join(
+            f"{_value(u.value, u.unit, lang)} ({_source(u, lang)}"
+            + (f", {u.remark_in(lang)}" if u.remark_in(lang) else "")
+            + ")"
+            for u in shares
+        )
+        lines.append(f"{'Mistura' if pt else 'Blend'}: {text}.")
+    lines += [n.pt if pt else n.en for n in estimate.notes if n.top]
+    for part, heading in estimate.parts.items():
+        steps = [s for s in estimate.steps if s.part == part]
+        if not steps:
+            continue
+        if len(estimate.parts) > 1:
+            lines.append(f"{heading[0] if pt else heading[1]}:")
+        for step in steps:
+            use = estimate.factors[step.factor]
+            result_unit = pretty(step.result_unit)
+            if use.gas in (*COMBUSTION_GASES, BIOGENIC):
+                result_unit += " " + _gas_name(use.gas, lang, estimate.method)
+            remark = " — " + use.remark_in(lang) if use.remark_in(lang) else ""
+            lines.append(
+                f"- {num(step.start, lang)} {pretty(step.start_unit)} "
+                f"{'÷' if step.divide else '×'} {_value(use.value, use.unit, lang)} "
+                f"({_source(use, lang)}) = {num(step.result, lang)} {result_unit}{remark}"
+            )
+    lines.append(_total_line(estimate, lang))
+    if estimate.biogenic_co2_t:
+        apart = (
+            "CO2 biogênico (fora dos escopos, informado à parte)"
+            if pt
+            else "Biogenic CO2 (outside the scopes, reported apart)"
+        )
+        lines.append(f"{apart}: {num(estimate.biogenic_co2_t, lang)} t.")
+    if estimate.montreal_t:
+        parts = " + ".join(f"{num(t, lang)} t {gas}" for gas, t in estimate.montreal_t.items())
+        montreal = "Protocolo de Montreal" if pt else "Montreal Protocol"
+        outside = "fora dos escopos" if pt else "outside the scopes"
+        lines.append(f"{montreal} ({outside}): {parts}.")
+    lines += [n.pt if pt else n.en for n in estimate.notes if not n.top]
+    return "\n".join(lines)
+
+
+def _total_line(estimate: Estimate, lang: str) -> str:
+    pt = lang == "pt"
+    terms = [
+        f"{num(t, lang)} t {_gas_name(gas, lang, estimate.method)} × "
+        f"{num(estimate.gwps[gas], lang)}"
+        for gas, t in estimate.gases_t.items()
+    ]
+    head = f"Total no escopo ({estimate.gwp_set})" if pt else f"Total in scope ({estimate.gwp_set})"
+    body = " + ".join(terms) if terms else "0"
+    total = num(estimate.tco2e, lang, min_decimals=3)  # inventories report t CO2e to 3
+    return f"{head}: {body} = {total} t CO2e."
