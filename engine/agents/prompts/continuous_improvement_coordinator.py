@@ -53,7 +53,7 @@ PROMPT = AgentPrompt(
                 f"- {INVENTORY_ANALYST}: totais conferem; escopo 3 sem dado de atividade.\n"
                 f"- {POLLUTANTS_ANALYST}: gás natural e diesel = 3.550 t (67,2%).\n"
                 f"- {GREEN_GASES_ANALYST}: biometano 30% = 416 a 624 t; HVO/B100 40% = 248 a "
-                "397 t; GLP elétrico = 144 a 171 t; HFC-134a → R-1234yf/R-744 = 77 t."
+                "397 t; GLP elétrico = 144 a 171 t; HFC-134a → R-1234ze(E) nos chillers = 77 t."
             ),
             answer=(
                 f"{_PROBLEM}"
@@ -64,7 +64,7 @@ PROMPT = AgentPrompt(
                 "1. Gás natural: 30% de biometano nos fornos até 2028 → 416 a 624 t/ano.\n"
                 "2. Diesel: HVO ou B100 em 40% do consumo até 2027 → 248 a 397 t/ano.\n"
                 "3. GLP: empilhadeiras elétricas até 2027 → 144 a 171 t/ano.\n"
-                "4. HFC-134a: R-1234yf ou R-744 na renovação dos chillers até 2029 → 77 t/ano.\n"
+                "4. HFC-134a: R-1234ze(E) na renovação dos chillers até 2029 → 77 t/ano.\n"
                 "### Acompanhamento\n"
                 "t CO2e mensal por fonte, revisão trimestral e recálculo no inventário anual.\n\n"
                 f"{_REASONING}"
@@ -124,7 +124,7 @@ PROMPT = AgentPrompt(
                 "2. Diesel: HVO ou B100 em 30% do consumo até 2027 → 1.240 × 30% × 50% a 80% "
                 "= 186 a 298 t.\n"
                 "3. GLP: empilhadeiras elétricas até 2027 → 180 × 80% a 95% = 144 a 171 t.\n"
-                "4. HFC-134a: R-1234yf ou R-744 na renovação dos chillers até 2030 → 77 t.\n"
+                "4. HFC-134a: R-1234ze(E) na renovação dos chillers até 2030 → 77 t.\n"
                 "### Acompanhamento\n"
                 "t CO2e mensal por fonte e revisão semestral da meta.\n\n"
                 f"{_REASONING}"

@@ -17,7 +17,8 @@ PROMPT = AgentPrompt(
     scope=(
         "Proponha alternativas de menor emissão para as fontes e gases em questão, com faixas "
         "típicas de redução e ressalvas: diesel → biodiesel B100 ou HVO; gás natural → "
-        "biometano; GLP → eletrificação; HFC-134a → R-1234yf ou R-744; R-410A → R-32 ou "
+        "biometano; GLP → eletrificação; HFC-134a em chillers → R-1234ze(E), R-513A ou "
+        "R-515B (R-1234yf é para ar-condicionado veicular); R-410A → R-32 ou "
         "R-290; SF6 → equipamentos sem SF6; eletricidade da rede → contratos de energia "
         "renovável ou I-RECs. Você não refaz o inventário nem escreve o plano de ação."
     ),
@@ -93,8 +94,9 @@ PROMPT = AgentPrompt(
                 "- Diesel (1.240 t) → HVO ou B100 em 40% do consumo: 50% a 80% = 248 a 397 t; "
                 "validar motores.\n"
                 "- GLP (180 t) → empilhadeiras elétricas: 80% a 95% = 144 a 171 t.\n"
-                "- HFC-134a (78 t) → R-1234yf ou R-744 na troca dos chillers: cerca de 99% = "
-                "77 t; SF6 (47 t) → disjuntores sem SF6 na renovação da subestação.\n"
+                "- HFC-134a (78 t) → R-1234ze(E) na troca dos chillers (GWP abaixo de 1): "
+                "cerca de 99% = 77 t; SF6 (47 t) → disjuntores sem SF6 na renovação da "
+                "subestação.\n"
                 "- Eletricidade (477 t) → I-RECs: reduz só o escopo 2 por escolha de compra.\n\n"
                 "Biometano e diesel renovável concentram o maior potencial.\n"
                 f"Next agent: {COORDINATOR}"
