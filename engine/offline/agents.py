@@ -31,6 +31,7 @@ from engine.offline.calculation import answer_calculation, read_calculation
 from engine.offline.facts import Source
 from engine.offline.intent import classify
 from engine.offline.language import Language
+from engine.offline.regulation import is_sbce_question, sbce_amount, sbce_answer
 from engine.offline.request import facts_of, language_of
 from engine.protocol import PLAN_HEADINGS, fold
 from engine.summary import SUMMARY_MAX_CHARS
@@ -64,6 +65,8 @@ def _next(request: AgentRequest, preferred: str, fallback: str = NO_AGENT) -> st
 def router(request: AgentRequest) -> str:
     if request.retry_reasons and request.findings:
         return "Nova tentativa: as análises já existem; falta consolidar." + _marker(ORCHESTRATOR)
+    if is_sbce_question(request.question):
+        return "Intenção: regra do SBCE." + _marker(FAQ)
     if read_calculation(request.question) is not None:
         return "Intenção: cálculo de emissões." + _marker(POLLUTANTS_ANALYST)
     intent = classify(request.question)
@@ -94,6 +97,9 @@ def faq(request: AgentRequest) -> str:
     lang = language_of(request)
     if classify(request.question) == "out_of_scope":
         return _REFUSAL[lang] + _marker(NO_AGENT)
+    amount = sbce_amount(request.question)
+    if amount is not None:  # the rule applied to the user's own number
+        return sbce_answer(amount, lang) + _marker(NO_AGENT)
     found = knowledge.search(request.question, lang)
     if found is None:
         return _NOT_FOUND[lang] + _marker(NO_AGENT)

@@ -19,8 +19,8 @@ from engine.inventory.gwp import canonical_gas
 from engine.protocol import fold
 
 # A number as people write it in either language: 120.000 / 120,000 / 1,5 / 1.5 / 120 mil.
-_NUMBER = r"(?P<number>\d{1,3}(?:[.,\s]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)"
-_SCALE = r"(?:\s*(?P<scale>mil|thousand|milh(?:ao|oes)|million|k)\b)?"
+NUMBER = r"(?P<number>\d{1,3}(?:[.,\s]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)"
+SCALE = r"(?:\s*(?P<scale>mil|thousand|milh(?:ao|oes)|million|k)\b)?"
 _UNITS = {
     "l": "L", "litro": "L", "litros": "L", "liter": "L", "liters": "L", "litre": "L",
     "litres": "L", "m3": "m³", "m³": "m³", "metros cubicos": "m³", "cubic meters": "m³",
@@ -30,9 +30,9 @@ _UNITS = {
     "galoes": "gal", "gallons": "gal",
 }  # fmt: skip
 _UNIT = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
-_QUANTITY = re.compile(rf"{_NUMBER}{_SCALE}\s*(?P<unit>{_UNIT})(?![a-z0-9])", re.IGNORECASE)
+_QUANTITY = re.compile(rf"{NUMBER}{SCALE}\s*(?P<unit>{_UNIT})(?![a-z0-9])", re.IGNORECASE)
 _YEAR = re.compile(r"\b(19[89]\d|20\d\d)\b")
-_SCALES = {"mil": 1e3, "thousand": 1e3, "k": 1e3, "milhao": 1e6, "milhoes": 1e6,
+SCALES = {"mil": 1e3, "thousand": 1e3, "k": 1e3, "milhao": 1e6, "milhoes": 1e6,
            "million": 1e6}  # fmt: skip
 
 # How the activity is used, when the fuel alone does not say: the words around it.
@@ -68,11 +68,11 @@ def read_calculation(question: str, today: date | None = None) -> CalculationAsk
     match = _QUANTITY.search(question)
     if match is None:
         return None
-    quantity = _parse_number(match.group("number"))
+    quantity = parse_number(match.group("number"))
     if quantity is None:
         return None
     scale = fold(match.group("scale") or "")
-    quantity *= _SCALES.get(scale, 1.0)
+    quantity *= SCALES.get(scale, 1.0)
     unit = _UNITS[fold(match.group("unit"))]
     activity = _activity_in(question)
     if activity is None:
@@ -82,7 +82,7 @@ def read_calculation(question: str, today: date | None = None) -> CalculationAsk
     return CalculationAsk(activity.id, quantity, unit, year)
 
 
-def _parse_number(text: str) -> float | None:
+def parse_number(text: str) -> float | None:
     """'120.000' and '120,000' are both 120 thousand; '1,5' and '1.5' are one and a half."""
     text = text.replace(" ", "")
     separators = [c for c in text if c in ".,"]

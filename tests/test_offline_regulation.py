@@ -1,0 +1,60 @@
+"""SBCE questions with the user's own number get the law's rule applied to that number."""
+
+import pytest
+
+from engine import Aeko, AekoMessenger, AekoSession, AekoUser
+from engine.offline import OfflineAnalyst
+from engine.offline.regulation import sbce_amount
+
+USER = AekoUser(_id="64b8f0a1c9e1a2b3c4d5e6f1", id_external_user=1, role="", usecase="")
+
+
+def _answer(question: str) -> str:
+    analyst = OfflineAnalyst()
+    Aeko.config(fast_model=analyst, slow_model=analyst)
+    session = AekoSession(_id="64b8f0a1c9e1a2b3c4d5e6f3", id_user=USER.id, name="sbce")
+    return AekoMessenger(USER).send_message(question, session).message.output
+
+
+@pytest.mark.parametrize(
+    ("question", "amount"),
+    [
+        ("Emitimos 30.000 t CO2e por ano: o que o SBCE exige?", 30_000),
+        ("We emit 30,000 t CO2e a year: what does the SBCE require?", 30_000),
+        ("Nossa fábrica emite 12 mil t de CO2e: o que muda com a Lei 15.042?", 12_000),
+        ("A partir de quantas t CO2e/ano a Lei 15.042 se aplica?", None),
+        ("Emitimos 30.000 t CO2e por ano: como reduzir?", None),  # no SBCE in the question
+    ],
+)
+def test_the_yearly_amount_is_read_only_from_sbce_questions(question, amount):
+    assert sbce_amount(question) == amount
+
+
+@pytest.mark.parametrize(
+    ("amount", "surrender", "report"),
+    # The law's words are "above": exactly 10,000 or 25,000 t is not above the threshold.
+    [
+        (8_000, False, False),
+        (10_000, False, False),
+        (12_000, False, True),
+        (25_000, False, True),
+        (30_000, True, True),
+    ],
+)
+def test_the_rule_follows_the_law_s_thresholds(amount, surrender, report):
+    text = _answer(f"Emitimos {amount:,} t CO2e por ano: o que o SBCE exige?".replace(",", "."))
+    assert ("CBE" in text) is surrender
+    assert ("plano de monitoramento" in text) is report
+    assert "por instalação ou fonte" in text and "Lei nº 15.042" in text
+
+
+def test_an_english_question_gets_the_rule_in_english():
+    text = _answer("We emit 30,000 t CO2e a year: what does the SBCE require of us?")
+    assert text.startswith("At 30,000 t CO2e a year you are above 25,000 t CO2e")
+    assert "per installation or source" in text and "Escopo" not in text
+
+
+def test_a_general_sbce_question_gets_the_knowledge_base_entry_not_a_plan():
+    text = _answer("A partir de quantas t CO2e/ano a Lei 15.042 se aplica?")
+    assert "10 mil tCO2e" in text and "25 mil tCO2e" in text
+    assert "Problema definido" not in text
