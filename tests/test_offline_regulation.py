@@ -58,3 +58,42 @@ def test_a_general_sbce_question_gets_the_knowledge_base_entry_not_a_plan():
     text = _answer("A partir de quantas t CO2e/ano a Lei 15.042 se aplica?")
     assert "10 mil tCO2e" in text and "25 mil tCO2e" in text
     assert "Problema definido" not in text
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        ("What were my company's scope 1 emissions last year?", "No inventory is attached"),
+        (
+            "Quais foram as emissões de escopo 1 da minha empresa no ano passado?",
+            "Não há inventário anexado",
+        ),
+    ],
+)
+def test_a_question_about_the_user_s_own_figures_says_no_inventory_is_attached(question, opening):
+    text = _answer(question)
+    assert text.startswith(opening)
+    assert "categor" not in text.lower()  # never an unrelated article in its place
+
+
+def test_a_table_in_the_question_is_the_user_s_data():
+    text = _answer(
+        "Quanto emite a minha empresa?\n\n| Fonte | Gás | t CO2e |\n|---|---|---|\n"
+        "| Caldeira | CO2 | 1240 |"
+    )
+    assert "Não há inventário anexado" not in text
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("What counts as biogenic CO2?", "en"),
+        ("Explain scope 1", "en"),
+        ("O que conta como CO2 biogênico?", "pt"),
+        ("Do we need to report?", "en"),
+    ],
+)
+def test_the_question_s_language_is_read_from_its_words(question, language):
+    from engine.offline.language import detect_language
+
+    assert detect_language(question) == language

@@ -69,6 +69,8 @@ def router(request: AgentRequest) -> str:
         return "Intenção: regra do SBCE." + _marker(FAQ)
     if read_calculation(request.question) is not None:
         return "Intenção: cálculo de emissões." + _marker(POLLUTANTS_ANALYST)
+    if asks_about_own_data(request.question) and facts_of(request) is None:
+        return "Intenção: dados do inventário da empresa (nenhum anexado)." + _marker(FAQ)
     intent = classify(request.question)
     labels = {"concept": "pergunta conceitual", "out_of_scope": "fora do escopo de ESG",
               "pollutants": "análise de poluentes", "green": "alternativas de menor carbono",
@@ -91,6 +93,28 @@ _NOT_FOUND = {
     "scope 2, GWP, base year, biogenic CO2.",
 }
 _SOURCE = {"pt": "Fonte", "en": "Source"}
+# "My company's emissions" with nothing to read them from: say so, never borrow an article.
+_NO_INVENTORY = {
+    "pt": "Não há inventário anexado a esta conversa, então não tenho os números da sua "
+    "empresa. Carregue a planilha na página Inventário (ou cole a tabela aqui) e eu respondo "
+    "com os dados dela; também posso calcular emissões a partir de consumos, por exemplo "
+    '"1.000 L de diesel em 2024".',
+    "en": "No inventory is attached to this conversation, so I do not have your company's "
+    "figures. Load the spreadsheet on the Inventory page (or paste the table here) and I "
+    "will answer from it; I can also compute emissions from consumption, for example "
+    '"1,000 L of diesel in 2024".',
+}
+_OWN_DATA = ("minha empresa", "nossa empresa", "nossas emissoes", "minhas emissoes",
+             "nosso inventario", "meu inventario", "my company", "our company",
+             "our emissions", "my emissions", "our inventory", "my inventory")  # fmt: skip
+
+
+def asks_about_own_data(question: str) -> bool:
+    """A question about the user's own figures ("my company's scope 1 last year"); a request
+    for a plan or for alternatives is answered in general terms even without them."""
+    text = fold(question).replace("'s", "")
+    asks = any(cue in text for cue in _OWN_DATA)
+    return asks and classify(question) in ("concept", "pollutants")
 
 
 def faq(request: AgentRequest) -> str:
@@ -100,6 +124,8 @@ def faq(request: AgentRequest) -> str:
     amount = sbce_amount(request.question)
     if amount is not None:  # the rule applied to the user's own number
         return sbce_answer(amount, lang) + _marker(NO_AGENT)
+    if asks_about_own_data(request.question) and facts_of(request) is None:
+        return _NO_INVENTORY[lang] + _marker(NO_AGENT)
     found = knowledge.search(request.question, lang)
     if found is None:
         return _NOT_FOUND[lang] + _marker(NO_AGENT)

@@ -13,13 +13,19 @@ _PT = frozenset(
     "que qual quais como onde quando porque por para com sem uma um os as do da dos das no na "
     "nos nas ao aos meu minha nossa nosso nossos nossas e o a de em se mais menos muito sao "
     "esta estao isso isto ser tem temos fazer reduzir emissoes gases plano empresa "
-    "diferenca entre escopo voce voces pode podem devo".split()
+    "diferenca entre escopo voce voces pode podem devo explique conta contam foram foi "
+    "quem quanto quantos quantas ha seu sua seus suas".split()
 )
 _EN = frozenset(
     "the what which how where when why for with without an a of in on to is are do does our "
     "my we can should could and or more less much this that these those be have has make "
-    "reduce emissions gases plan company difference between scope you your".split()
+    "reduce emissions gases plan company difference between scope you your explain counts "
+    "count does did were was who whose there their it its much many".split()
 )
+# Short words both languages write ("a", "as", "do", "no"...) tell nothing either way.
+_AMBIGUOUS = _PT & _EN | {"as", "do", "no", "on", "me", "se"} & (_PT | _EN)
+_PT = _PT - _AMBIGUOUS
+_EN = _EN - _AMBIGUOUS
 _PREFERENCE = re.compile(r"(idioma|lingua|language)[^:\n]*:\s*(?P<value>[^\n]+)", re.IGNORECASE)
 
 
