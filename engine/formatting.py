@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import re
 from decimal import Decimal
 from functools import cache
 from numbers import Integral, Real
@@ -45,6 +46,23 @@ LOCALES = {"pt": "pt_BR", "en": "en_US"}
 # integer digits): 400 digits of precision mean the one quantize below is the only rounding,
 # half-even as stated here, whatever the caller's decimal context says.
 _EXACT = decimal.Context(prec=400, rounding=decimal.ROUND_HALF_EVEN, Emax=999_999, Emin=-999_999)
+
+
+# Typed by a person or a model: "1.000,5" and "12,5" are Brazilian; "1,000.5" is English; a
+# lone separator before exactly three digits groups thousands ("120.000", "120,000"), unless
+# the number starts with 0 ("0.500" is a half in any language).
+_BRAZILIAN = re.compile(r"^-?[1-9]\d{0,2}(\.\d{3})+(,\d+)?$|^-?\d+,\d+$")
+_ENGLISH_THOUSANDS = re.compile(r"^-?[1-9]\d{0,2}(,\d{3})+(\.\d+)?$")
+
+
+def read_number(value: float | int | str) -> float:
+    """A number as typed in either language, as a float; ValueError when it is none."""
+    if isinstance(value, (int, float)):
+        return float(value)
+    text = str(value).strip().replace(" ", "").replace("\u00a0", "")
+    if _BRAZILIAN.match(text) and not _ENGLISH_THOUSANDS.match(text):
+        return float(text.replace(".", "").replace(",", "."))
+    return float(text.replace(",", ""))
 
 
 def number(value: object, decimals: int = 1, lang: str = "pt") -> str:

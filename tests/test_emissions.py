@@ -41,8 +41,9 @@ from engine.emissions import (
     read_factor_csv,
     to,
 )
-from engine.emissions.tool import calculate_emissions, read_quantity
+from engine.emissions.tool import calculate_emissions
 from engine.errors import AekoError, LocalizedError
+from engine.formatting import read_number
 from engine.models.scripted import ScriptedChatModel
 from tests.test_chat_flow import configure
 from tests.test_inventory_engine import PLAN
@@ -555,7 +556,7 @@ def test_the_tool_returns_the_computation_or_a_bilingual_error():
         {"atividade": "xarope", "quantidade": 1, "unidade": "L", "data_ou_ano": "2024"}
     )
     assert error.startswith("Erro: Atividade desconhecida") and "\nError: Unknown" in error
-    assert read_quantity("1.000,5") == 1000.5 and read_quantity("1,000.5") == 1000.5
+    assert read_number("1.000,5") == 1000.5 and read_number("1,000.5") == 1000.5
 
 
 def test_an_analyst_calls_the_tool_and_cites_its_computation(user, session):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.formatting import MISSING, number, percent
+from engine.formatting import MISSING, number, percent, read_number
 
 SANE = st.floats(min_value=-1e12, max_value=1e12, allow_nan=False, allow_infinity=False)
 DECIMALS = st.integers(min_value=0, max_value=3)
@@ -124,3 +124,21 @@ def test_languages_and_decimals_are_checked():
         number(1.5, -1)
     with pytest.raises(TypeError):
         number("1.5")  # type: ignore[arg-type]
+
+
+@given(st.floats(min_value=-1e9, max_value=1e9, allow_nan=False), st.sampled_from([0, 1, 2]))
+def test_what_is_written_in_either_language_reads_back(value, decimals):
+    for lang in ("pt", "en"):
+        text = number(value, decimals, lang)
+        assert read_number(text) == pytest.approx(float(text.replace(".", "").replace(",", ".")
+                                                         if lang == "pt" else
+                                                         text.replace(",", "")))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("typed", "value"),
+    [("120.000", 120_000), ("120,000", 120_000), ("1,5", 1.5), ("1.5", 1.5),
+     ("1.000,5", 1000.5), ("1,000.5", 1000.5), ("0.500", 0.5), ("120 000", 120_000), (7, 7)],
+)  # fmt: skip
+def test_numbers_typed_in_either_language(typed, value):
+    assert read_number(typed) == value

@@ -8,8 +8,6 @@ a FactorLibrary already overlaid on the defaults): one tool serves concurrent ru
 
 from __future__ import annotations
 
-import re
-
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import tool
 
@@ -17,23 +15,11 @@ from engine.emissions.calculator import estimate
 from engine.emissions.errors import EmissionsError
 from engine.emissions.factors import FactorLibrary
 from engine.errors import LocalizedError
+from engine.formatting import read_number
 
 TOOL_NAME = "calcular_emissoes"
 FACTORS_KEY = "emission_factors"
 _MAX_OUTPUT_CHARS = 4_000
-_BRAZILIAN = re.compile(r"^-?\d{1,3}(\.\d{3})+(,\d+)?$|^-?\d+,\d+$")  # 1.000,5 or 12,5
-
-
-def read_quantity(value: float | int | str) -> float:
-    """1000, '1000', '1.000,5' (Brazilian) or '1,000.5' (English) as a float."""
-    if isinstance(value, (int, float)):
-        return float(value)
-    text = str(value).strip().replace(" ", "").replace("\u00a0", "")
-    if _BRAZILIAN.match(text):
-        text = text.replace(".", "").replace(",", ".")
-    else:
-        text = text.replace(",", "")
-    return float(text)
 
 
 @tool(TOOL_NAME)
@@ -54,7 +40,7 @@ def calculate_emissions(  # noqa: PLR0917 - each argument is a parameter the mod
     try:
         result = estimate(
             atividade,
-            read_quantity(quantidade),
+            read_number(quantidade),
             unidade,
             date_or_year=data_ou_ano,
             gwp_set=conjunto_gwp,

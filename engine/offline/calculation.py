@@ -15,6 +15,7 @@ from engine.emissions.activities import ActivityInfo, activities, refrigerant
 from engine.emissions.calculator import estimate
 from engine.emissions.errors import EmissionsError
 from engine.emissions.factors import FactorLibrary
+from engine.formatting import read_number
 from engine.inventory.gwp import canonical_gas
 from engine.protocol import fold
 
@@ -68,8 +69,9 @@ def read_calculation(question: str, today: date | None = None) -> CalculationAsk
     match = _QUANTITY.search(question)
     if match is None:
         return None
-    quantity = parse_number(match.group("number"))
-    if quantity is None:
+    try:
+        quantity = read_number(match.group("number"))
+    except ValueError:
         return None
     scale = fold(match.group("scale") or "")
     quantity *= SCALES.get(scale, 1.0)
@@ -80,23 +82,6 @@ def read_calculation(question: str, today: date | None = None) -> CalculationAsk
     years = [int(y) for y in _YEAR.findall(question)]
     year = years[-1] if years else (today or date.today()).year
     return CalculationAsk(activity.id, quantity, unit, year)
-
-
-def parse_number(text: str) -> float | None:
-    """'120.000' and '120,000' are both 120 thousand; '1,5' and '1.5' are one and a half."""
-    text = text.replace(" ", "")
-    separators = [c for c in text if c in ".,"]
-    if not separators:
-        return float(text)
-    last = separators[-1]
-    head, _, tail = text.rpartition(last)
-    if len(separators) == 1 and len(tail) == 3 and head.lstrip("0"):
-        return float(head + tail)  # one separator before three digits groups thousands
-    grouping = "," if last == "." else "."
-    try:
-        return float(head.replace(grouping, "").replace(last, "") + "." + tail)
-    except ValueError:
-        return None
 
 
 def _activity_in(question: str) -> ActivityInfo | None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from engine.formatting import number
-from engine.offline.calculation import NUMBER, SCALE, SCALES, parse_number
+from engine.formatting import number, read_number
+from engine.offline.calculation import NUMBER, SCALE, SCALES
 from engine.offline.language import Language
 from engine.protocol import fold
 
@@ -38,8 +38,9 @@ def sbce_amount(question: str) -> float | None:
     match = _AMOUNT.search(question)
     if match is None:
         return None
-    amount = parse_number(match.group("number"))
-    if amount is None:
+    try:
+        amount = read_number(match.group("number"))
+    except ValueError:
         return None
     return amount * SCALES.get(fold(match.group("scale") or ""), 1.0)
 
