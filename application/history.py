@@ -6,12 +6,16 @@ over a plan's three sections.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from application.workspace import Workspace
 from engine import AekoImprovementPlan, AekoSession
 from engine.protocol import fold
 from store.repositories import SessionSummary
 
 HISTORY_LIMIT = 200
+T = TypeVar("T")
 
 
 def recent_conversations(workspace: Workspace, limit: int = 30) -> list[SessionSummary]:
@@ -21,21 +25,20 @@ def recent_conversations(workspace: Workspace, limit: int = 30) -> list[SessionS
 def find_conversations(
     workspace: Workspace, query: str = "", limit: int = HISTORY_LIMIT
 ) -> list[AekoSession]:
-    wanted = fold(query)
     found = workspace.store.sessions(workspace.user.id).list_full(limit=limit)
-    if not wanted:
-        return found
-    return [session for session in found if wanted in _conversation_text(session)]
+    return _matching(found, query, _conversation_text)
 
 
 def find_plans(
     workspace: Workspace, query: str = "", limit: int = HISTORY_LIMIT
 ) -> list[AekoImprovementPlan]:
-    wanted = fold(query)
     found = workspace.store.plans(workspace.user.id).list(limit=limit)
-    if not wanted:
-        return found
-    return [plan for plan in found if wanted in _plan_text(plan)]
+    return _matching(found, query, _plan_text)
+
+
+def _matching(found: list[T], query: str, text_of: Callable[[T], str]) -> list[T]:
+    wanted = fold(query)
+    return [item for item in found if wanted in text_of(item)] if wanted else found
 
 
 def rename_conversation(workspace: Workspace, session_id: str, name: str) -> bool:

@@ -26,7 +26,6 @@ METHODS: tuple[Method, ...] = (
     "fuel_combustion", "blend_combustion", "electricity", "refrigerant", "carbonate",
 )  # fmt: skip
 REFRIGERANT_PREFIX = "refrigerant:"
-CARBONATE_PREFIX = "carbonate:"
 # Gases that are no refrigerant to leak: a text naming them is not an activity.
 _NOT_REFRIGERANTS = frozenset({"CO2", "CH4", "N2O", "CO2 biogênico"})
 _WORDS = re.compile(r"[^\W_]+(?:-[^\W_]+)*")

@@ -115,11 +115,6 @@ class Factor(BaseModel):
             self.valid_to is None or period.end <= self.valid_to
         )
 
-    def overlaps(self, period: Period) -> bool:
-        return (self.valid_from is None or self.valid_from <= period.end) and (
-            self.valid_to is None or period.start <= self.valid_to
-        )
-
     @property
     def validity(self) -> str:
         """'2024-03-01 – 2025-07-31', '2024-03-01 –' or '' when always valid."""

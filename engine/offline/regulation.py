@@ -45,41 +45,52 @@ def sbce_amount(question: str) -> float | None:
     return amount * SCALES.get(fold(match.group("scale") or ""), 1.0)
 
 
+# The rule per band of yearly emissions, then what holds for every band; {shown}, {low} and
+# {high} are filled in the answer's language.
+_RULES: dict[Language, dict[str, str]] = {
+    "pt": {
+        "allowances": "Com {shown} por ano, vocês estão acima de {high} t CO2e: além do plano "
+        "de monitoramento e do relato anual de emissões e remoções, precisam fazer a "
+        "conciliação periódica de obrigações, entregando Cotas Brasileiras de Emissões (CBE) "
+        "ou Certificados de Redução ou Remoção Verificada de Emissões (CRVE).",
+        "reporting": "Com {shown} por ano, vocês estão acima de {low} e até {high} t CO2e: "
+        "precisam apresentar plano de monitoramento e relatar anualmente emissões e remoções, "
+        "mas não entregar cotas.",
+        "none": "Com {shown} por ano, vocês estão até {low} t CO2e: pela lei, não têm "
+        "obrigação de relato nem de entrega de cotas no SBCE.",
+        "caveat": "Os limites valem por instalação ou fonte, não pela empresa somada: confira "
+        "as emissões de cada instalação. O órgão gestor pode elevá-los na regulamentação, e a "
+        "produção primária agropecuária fica fora das obrigações.",
+        "source": "Fonte",
+    },
+    "en": {
+        "allowances": "At {shown} a year you are above {high} t CO2e: besides the monitoring "
+        "plan and the annual report of emissions and removals, you must periodically "
+        "reconcile your obligations by surrendering Brazilian Emission Allowances (CBE) or "
+        "Certificates of Verified Emission Reduction or Removal (CRVE).",
+        "reporting": "At {shown} a year you are above {low} and up to {high} t CO2e: you must "
+        "submit a monitoring plan and report emissions and removals every year, but you do "
+        "not surrender allowances.",
+        "none": "At {shown} a year you are at or below {low} t CO2e: under the law you have "
+        "no reporting or surrender obligation in the SBCE.",
+        "caveat": "The thresholds apply per installation or source, not to the company as a "
+        "whole: check each installation's emissions. The regulator may raise them, and "
+        "primary agricultural production is excluded from the obligations.",
+        "source": "Source",
+    },
+}
+
+
 def sbce_answer(amount: float, lang: Language) -> str:
-    shown = f"{number(amount, 0, lang)} t CO2e"
-    low, high = number(REPORTING_T, 0, lang), number(ALLOWANCES_T, 0, lang)
-    if lang == "pt":
-        if amount > ALLOWANCES_T:
-            rule = (f"Com {shown} por ano, vocês estão acima de {high} t CO2e: além do plano de "
-                    "monitoramento e do relato anual de emissões e remoções, precisam fazer a "
-                    "conciliação periódica de obrigações, entregando Cotas Brasileiras de "
-                    "Emissões (CBE) ou Certificados de Redução ou Remoção Verificada de "
-                    "Emissões (CRVE).")  # fmt: skip
-        elif amount > REPORTING_T:
-            rule = (f"Com {shown} por ano, vocês estão acima de {low} e até {high} t CO2e: "
-                    "precisam apresentar plano de monitoramento e relatar anualmente emissões "
-                    "e remoções, mas não entregar cotas.")  # fmt: skip
-        else:
-            rule = (f"Com {shown} por ano, vocês estão até {low} t CO2e: pela lei, não têm "
-                    "obrigação de relato nem de entrega de cotas no SBCE.")  # fmt: skip
-        caveat = ("Os limites valem por instalação ou fonte, não pela empresa somada: confira "
-                  "as emissões de cada instalação. O órgão gestor pode elevá-los na "
-                  "regulamentação, e a produção primária agropecuária fica fora das "
-                  "obrigações.")  # fmt: skip
-        return f"{rule}\n\n{caveat}\n\nFonte: {SOURCE}"
+    words = _RULES[lang]
+    # The law says "above": exactly at a threshold is the band below it.
     if amount > ALLOWANCES_T:
-        rule = (f"At {shown} a year you are above {high} t CO2e: besides the monitoring plan "
-                "and the annual report of emissions and removals, you must periodically "
-                "reconcile your obligations by surrendering Brazilian Emission Allowances (CBE) "
-                "or Certificates of Verified Emission Reduction or Removal (CRVE).")  # fmt: skip
-    elif amount > REPORTING_T:
-        rule = (f"At {shown} a year you are above {low} and up to {high} t CO2e: you must "
-                "submit a monitoring plan and report emissions and removals every year, but "
-                "you do not surrender allowances.")  # fmt: skip
+        band = "allowances"
     else:
-        rule = (f"At {shown} a year you are at or below {low} t CO2e: under the law you have "
-                "no reporting or surrender obligation in the SBCE.")  # fmt: skip
-    caveat = ("The thresholds apply per installation or source, not to the company as a whole: "
-              "check each installation's emissions. The regulator may raise them, and primary "
-              "agricultural production is excluded from the obligations.")  # fmt: skip
-    return f"{rule}\n\n{caveat}\n\nSource: {SOURCE}"
+        band = "reporting" if amount > REPORTING_T else "none"
+    rule = words[band].format(
+        shown=f"{number(amount, 0, lang)} t CO2e",
+        low=number(REPORTING_T, 0, lang),
+        high=number(ALLOWANCES_T, 0, lang),
+    )
+    return f"{rule}\n\n{words['caveat']}\n\n{words['source']}: {SOURCE}"
