@@ -14,6 +14,9 @@ from datetime import datetime
 from typing import Literal
 from uuid import uuid4
 
+from pydantic import ValidationError
+
+from application import attachments
 from application.outbox import Write
 from application.workspace import Workspace
 from engine import (
@@ -25,10 +28,12 @@ from engine import (
     AekoMessenger,
     AekoModelError,
     AekoSession,
+    AekoSource,
     EngineEvent,
     GuardrailVerdict,
     RunFinished,
 )
+from engine.errors import LocalizedError
 from store import StoreError
 from store.repositories import PendingTurn, RejectedTurn, UsageTotals
 
@@ -42,6 +47,9 @@ class TurnStarted:
     session: AekoSession
     run_id: str
     question: str
+    attached: str | None = None  # the file name of the inventory the agents read
+    # Set when the attached inventory could not be opened: the turn runs without it.
+    attachment_problem: LocalizedError | None = None
 
 
 TurnStatus = Literal["answered", "rejected", "budget_exceeded", "model_unavailable", "failed"]
@@ -64,9 +72,16 @@ class TurnEnded:
 TurnItem = TurnStarted | EngineEvent | TurnEnded
 
 
-def ask(workspace: Workspace, question: str, session: AekoSession | None) -> Iterator[TurnItem]:
+def ask(
+    workspace: Workspace,
+    question: str,
+    session: AekoSession | None,
+    *,
+    attachment: str | None = None,
+) -> Iterator[TurnItem]:
     """Run one chat turn: ``TurnStarted``, then the engine's events as they happen, then
-    ``TurnEnded``.
+    ``TurnEnded``. ``attachment`` is the id of the saved inventory the conversation reads
+    (a new conversation remembers it from its first turn).
 
     Before anything is spent, raises ``DailyCapReachedError`` when today's allowance is
     gone, and ``StoreError`` when a new conversation cannot be created.
@@ -76,10 +91,15 @@ def ask(workspace: Workspace, question: str, session: AekoSession | None) -> Ite
     sessions = store.sessions(user.id)
     if session is None:
         session = sessions.create(name=question[:SESSION_NAME_CHARS])
+        if attachment:
+            with suppress(StoreError):
+                attachments.attach(workspace, session.id, attachment)
     run_id = uuid4().hex
     with suppress(StoreError):  # the answer still reaches the database later, via the outbox
         sessions.begin_turn(session.id, run_id, question)
-    yield TurnStarted(session, run_id, question)
+    attached, problem = _open_attachment(workspace, attachment)
+    name = attached.record.filename if attached else None
+    yield TurnStarted(session, run_id, question, attached=name, attachment_problem=problem)
 
     try:
         memories = store.memories(user.id).active()
@@ -93,7 +113,13 @@ def ask(workspace: Workspace, question: str, session: AekoSession | None) -> Ite
     response: AekoMessageResponse | None = None
     try:
         for event in AekoMessenger(user, memories).stream(
-            question, session, summary=summary, budget=budget, run_id=run_id
+            question,
+            session,
+            summary=summary,
+            budget=budget,
+            run_id=run_id,
+            inventory=attached.inventory if attached else None,
+            plan=attached.plan if attached else None,
         ):
             if isinstance(event, GuardrailVerdict):
                 verdicts.append(event)
@@ -120,6 +146,18 @@ def ask(workspace: Workspace, question: str, session: AekoSession | None) -> Ite
     changed_summary = response.summary if response.summary != summary else None
     yield _persist(workspace, TurnStarted(session, run_id, question), response,
                    changed_summary=changed_summary, reasons=reasons)  # fmt: skip
+
+
+def _open_attachment(
+    workspace: Workspace, inventory_id: str | None
+) -> tuple[attachments.Attached | None, LocalizedError | None]:
+    """The attached inventory, open; or why it could not be (the turn goes on without it)."""
+    if not inventory_id:
+        return None, None
+    try:
+        return attachments.open_attached(workspace, inventory_id), None
+    except LocalizedError as error:  # the database, or a stored file that no longer reads
+        return None, error
 
 
 def _persist(
@@ -151,6 +189,8 @@ def _persist(
             "guardrail_retries": response.guardrail_retries,
             "agents": response.agents_called,
             "cost_usd": response.usage.cost_usd,
+            "truncated": response.truncated,
+            "sources": [source.model_dump() for source in response.sources],
         }
         write = Write.turn(user_id, session.id, run_id, response.message, meta)
         saved = outbox.submit(store, write)
@@ -174,6 +214,8 @@ class ShownTurn:
     turn: AekoMessage
     cost_usd: float | None
     feedback: int | None  # the user's thumbs: 1 up, 0 down
+    sources: tuple[AekoSource, ...] = ()  # what the answer stood on
+    truncated: bool = False  # cut at the token cap: shown flagged, as when it was answered
 
 
 @dataclass(frozen=True)
@@ -202,6 +244,8 @@ def transcript(workspace: Workspace, session: AekoSession) -> Transcript:
             turn,
             meta.get(turn.submitted_at, {}).get("cost_usd"),
             meta.get(turn.submitted_at, {}).get("feedback"),
+            _sources(meta.get(turn.submitted_at, {}).get("sources")),
+            truncated=bool(meta.get(turn.submitted_at, {}).get("truncated")),
         )
         for turn in session.messages
     ]
@@ -218,6 +262,18 @@ def transcript(workspace: Workspace, session: AekoSession) -> Transcript:
         rejected=sessions.rejected_turns(session.id),
         pending=sessions.pending_turns(session.id),
     )
+
+
+def _sources(stored: object) -> tuple[AekoSource, ...]:
+    """Sources as kept beside a turn; an entry another version wrote differently is skipped
+    rather than losing the conversation."""
+    if not isinstance(stored, list):
+        return ()
+    kept = []
+    for item in stored:
+        with suppress(ValidationError):
+            kept.append(AekoSource.model_validate(item))
+    return tuple(kept)
 
 
 def record_feedback(

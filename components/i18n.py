@@ -52,6 +52,35 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": 'Start a conversation: for example, "What is the difference between '
         'scope 1 and scope 2?"',
     },
+    "attach_label": {"pt": "Inventário da conversa", "en": "Conversation inventory"},
+    "attach_none": {
+        "pt": "Nenhum (só conceitos e cálculos)",
+        "en": "None (concepts and calculations only)",
+    },
+    "attach_help": {
+        "pt": "As respostas sobre as suas emissões vêm deste inventário (e do plano salvo "
+        "para ele). A conversa lembra a escolha.",
+        "en": "Answers about your emissions come from this inventory (and the plan saved for "
+        "it). The conversation remembers the choice.",
+    },
+    "attach_option": {
+        "pt": "{name} · nº {number} · {total} t CO2e · {date}",
+        "en": "{name} · no. {number} · {total} t CO2e · {date}",
+    },
+    "attach_empty": {
+        "pt": "Nenhum inventário salvo ainda: carregue a planilha na página Inventário para "
+        "perguntar sobre os seus números.",
+        "en": "No inventory saved yet: load the spreadsheet on the Inventory page to ask "
+        "about your own figures.",
+    },
+    "attach_problem": {
+        "pt": "O inventário anexado não pôde ser aberto agora; a resposta foi dada sem ele. "
+        "{message}",
+        "en": "The attached inventory could not be opened now; the answer was given without it. "
+        "{message}",
+    },
+    "attach_reading": {"pt": "Lendo {name}…", "en": "Reading {name}…"},
+    "sources": {"pt": "Fontes", "en": "Sources"},
     "sessions": {"pt": "Conversas", "en": "Conversations"},
     "new_session": {"pt": "Nova conversa", "en": "New conversation"},
     "rename": {"pt": "Renomear", "en": "Rename"},
@@ -171,6 +200,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "gravada quando ele voltar.",
         "en": "The database did not answer: the answer stays in this tab and will "
         "be saved when it is back.",
+    },
+    "answer_truncated": {
+        "pt": "A resposta foi interrompida pelo limite de tamanho e pode estar incompleta.",
+        "en": "The answer was cut off at the length limit and may be incomplete.",
     },
     # calculator and factors
     "calc_title": {"pt": "Calculadora de emissões", "en": "Emissions calculator"},

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
+from application.safe_stream import safe_stream
 from components.i18n import number, t
 from engine import (
     AekoError,
     AekoMessageResponse,
     AgentFinished,
     AgentStarted,
+    AnswerDelta,
     EngineEvent,
     GuardrailVerdict,
     ModelFellBack,
@@ -40,36 +43,28 @@ def run_with_trail(items: Iterable[object]) -> object:
     ``items`` is an engine stream (the result is what ``RunFinished`` carries) or a use
     case's (the result is the first item that is not an engine event: its outcome). A run
     that ends without ``RunFinished`` leaves the trail in its error state; an exception does
-    too, and is raised again for the page to explain. Everything drawn so far stays on screen.
+    too, and is raised again for the page to explain. Everything drawn so far stays on screen,
+    but for an answer streamed below the trail: the page shows the final answer instead.
     """
     started = time.perf_counter()
     calls = 0
     status = st.status(t("trail_running"), expanded=True)
     finished: RunFinished | None = None
+    events = _Pushback(items)
+    answer = _LiveAnswer()
     try:
-        for event in items:
+        for event in events:
             if not isinstance(event, EngineEvent):  # the use case's outcome
                 if finished is None:
                     status.update(label=t("trail_failed"), state="error", expanded=True)
                 return event
-            if isinstance(event, AgentStarted):
+            if isinstance(event, AnswerDelta):
+                answer.show(event, events)
+            elif isinstance(event, AgentStarted):
                 status.update(label=f"{event.agent}…")
             elif isinstance(event, AgentFinished):
                 calls += 1
-                status.markdown(
-                    "**"
-                    + t(
-                        "trail_agent",
-                        agent=event.agent,
-                        model=model_display_name(event.model),
-                        ms=number(event.duration_ms, 0),
-                        tin=event.input_tokens,
-                        tout=event.output_tokens,
-                    )
-                    + "**"
-                )
-                if event.next_agent:
-                    status.caption(t("trail_next", agent=event.next_agent))
+                _agent_finished(status, event)
             elif isinstance(event, ToolCalled):
                 with status.expander(t("trail_tool", tool=event.tool), icon=":material/build:"):
                     st.code(json.dumps(event.arguments, ensure_ascii=False), language="json")
@@ -116,10 +111,88 @@ def run_with_trail(items: Iterable[object]) -> object:
     except Exception:
         status.update(label=t("trail_failed"), state="error", expanded=True)
         raise
+    finally:
+        # Shown as it streamed, the answer would appear twice, or stay without its end.
+        answer.clear()
     if finished is None:
         status.update(label=t("trail_failed"), state="error", expanded=True)
         raise AekoError("the run ended without a result")
     return finished.result
+
+
+def _agent_finished(status: DeltaGenerator, event: AgentFinished) -> None:
+    status.markdown(
+        "**"
+        + t(
+            "trail_agent",
+            agent=event.agent,
+            model=model_display_name(event.model),
+            ms=number(event.duration_ms, 0),
+            tin=event.input_tokens,
+            tout=event.output_tokens,
+        )
+        + "**"
+    )
+    if event.next_agent:
+        status.caption(t("trail_next", agent=event.next_agent))
+    if event.truncated:
+        status.warning(t("answer_truncated"), icon=":material/content_cut:")
+
+
+class _Pushback:
+    """An iterator that takes back the one item a reader looked at and did not use."""
+
+    def __init__(self, items: Iterable[object]) -> None:
+        self._items = iter(items)
+        self._back: list[object] = []
+
+    def __iter__(self) -> _Pushback:
+        return self
+
+    def __next__(self) -> object:
+        return self._back.pop() if self._back else next(self._items)
+
+    def push_back(self, item: object) -> None:
+        self._back.append(item)
+
+
+class _LiveAnswer:
+    """An unreviewed answer shown as it is written, in one slot below the trail."""
+
+    def __init__(self) -> None:
+        self._slot: DeltaGenerator | None = None
+        self._agent = ""
+        self._text = ""  # what the deltas added up to so far, as received
+
+    def show(self, first: AnswerDelta, events: _Pushback) -> None:
+        """Stream ``first`` and the deltas right behind it; the first other item goes back."""
+        if first.restart or first.agent != self._agent:
+            self._agent, self._text = first.agent, ""
+            self.clear()
+            if first.restart:
+                return
+        if self._slot is None:
+            self._slot = st.empty()
+        received = [self._text, first.text]
+
+        def texts() -> Iterator[str]:
+            yield "".join(received)  # what was shown before the trail drew other events
+            for item in events:
+                if not isinstance(item, AnswerDelta) or item.restart or item.agent != first.agent:
+                    events.push_back(item)
+                    return
+                received.append(item.text)
+                yield item.text
+
+        with self._slot.container():
+            # The text goes on after these deltas: its unfinished line keeps back anything
+            # that might still become a link, an image or a tag.
+            st.write_stream(safe_stream(texts(), complete=False))
+        self._text = "".join(received)
+
+    def clear(self) -> None:
+        if self._slot is not None:
+            self._slot.empty()
 
 
 def verdict_badge(response: AekoMessageResponse) -> None:

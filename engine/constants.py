@@ -20,3 +20,6 @@ SESSION_HISTORY_USAGE = 10
 # An agent with tools may call them over this many model round-trips; the round after the
 # last one is made without tools, so the agent has to answer.
 MAX_TOOL_ROUNDS = 4
+
+# The characters of an inventory's digest the agents read (its table is behind a tool).
+DEFAULT_DIGEST_CHARS = 12_000

@@ -138,6 +138,22 @@ class AekoUsage(BaseModel):
         return list(dict.fromkeys(call.model for call in self.calls))
 
 
+SourceKind = Literal["knowledge", "inventory", "factor"]
+
+
+class AekoSource(BaseModel):
+    """What an answer stands on: a knowledge-base entry, inventory rows, or an emission
+    factor. Tools hand these beside their text (LangChain's ``content_and_artifact``), so
+    the list an answer shows is what the run read, never what a model says it read."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: SourceKind
+    ref: str  # stable identity: entry id, query signature, factor id; duplicates fold on it
+    label: str  # what the user reads: entry title, the query, the factor and its value
+    citation: str = ""  # the publication or file the value comes from
+
+
 class AekoMessageResponse(BaseModel):
     """The run's answer plus how it got there. Only ``message`` belongs in the database."""
 
@@ -153,6 +169,10 @@ class AekoMessageResponse(BaseModel):
     usage: AekoUsage = Field(default_factory=AekoUsage)
     # The conversation summary after this run (extended when older turns were folded).
     summary: AekoConversationSummary | None = None
+    # What the answer used (tools' sources, in the order first read), and whether the
+    # provider cut the answer at the token cap: then it is shown flagged, never as complete.
+    sources: list[AekoSource] = Field(default_factory=list)
+    truncated: bool = False
 
 
 class AekoImprovementPlan(_Document):

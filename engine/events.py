@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.dto import AekoImprovementPlan, AekoMessageResponse
+from engine.dto import AekoImprovementPlan, AekoMessageResponse, AekoSource
 
 
 class _Event(BaseModel):
@@ -34,6 +34,22 @@ class AgentFinished(_Event):
     attempt: int = 1
     cost_usd: float | None = None  # None when a model's price is unknown
     retries: int = 0  # failed provider attempts before the answers, fallbacks included
+    truncated: bool = False  # the provider cut the last answer at the token cap
+
+
+class AnswerDelta(_Event):
+    """A piece of an unreviewed answer as the model writes it; never the routing marker.
+
+    The deltas an agent emits since its last ``restart`` concatenate to exactly the text its
+    ``AgentFinished`` carries. ``restart`` (with empty ``text``) means: drop what was shown
+    of this agent's answer, a retry, a fallback model or a tool round starts it over.
+    """
+
+    kind: Literal["answer_delta"] = "answer_delta"
+    agent: str
+    text: str
+    attempt: int = 1
+    restart: bool = False
 
 
 class ToolCalled(_Event):
@@ -51,6 +67,7 @@ class ToolReturned(_Event):
     call_id: str
     output: str
     error: bool = False
+    sources: tuple[AekoSource, ...] = ()  # what the tool read: entries, rows, factors
 
 
 class ModelRetried(_Event):
@@ -106,6 +123,7 @@ class RunFinished(_Event):
 EngineEvent = (
     AgentStarted
     | AgentFinished
+    | AnswerDelta
     | ToolCalled
     | ToolReturned
     | ModelRetried

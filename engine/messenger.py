@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import uuid4
 
 from engine.agents.catalog import AGENT_NAMES
 from engine.agents.request import SummaryRequest
 from engine.agents.system_prompt import temporal_context
 from engine.budget import BudgetTracker, RunBudget
+from engine.constants import DEFAULT_DIGEST_CHARS
 from engine.dto import (
     AekoConversationSummary,
+    AekoImprovementPlan,
     AekoMessage,
     AekoMessageResponse,
     AekoSession,
@@ -22,9 +24,15 @@ from engine.dto import (
 )
 from engine.errors import UnknownAgentError
 from engine.events import EngineEvent, RunFinished, SummaryUpdated
-from engine.graph.context import business_context, history_transcript
+from engine.graph.context import backing, business_context, history_transcript
 from engine.graph.state import RunState
+from engine.grounding import cited_sources
+from engine.protocol import PLAN_HEADINGS
 from engine.runtime import RUNTIME
+
+if TYPE_CHECKING:  # only a type here: the inventory package pulls pandas
+    from engine.inventory import Inventory
+
 from engine.summary import summary_request, turns_to_fold
 
 
@@ -52,9 +60,14 @@ class AekoMessenger:
         *,
         summary: AekoConversationSummary | None = None,
         budget: RunBudget | None = None,
+        inventory: Inventory | None = None,
+        plan: AekoImprovementPlan | None = None,
     ) -> AekoMessageResponse:
         """Run one turn to the end; the answered turn is appended to ``session`` in place."""
-        for event in self.stream(message, session, summary=summary, budget=budget):
+        events = self.stream(
+            message, session, summary=summary, budget=budget, inventory=inventory, plan=plan
+        )
+        for event in events:
             if isinstance(event, RunFinished):
                 return event.result  # type: ignore[return-value]
         raise AssertionError("the chat stream ended without a result")  # pragma: no cover
@@ -67,15 +80,23 @@ class AekoMessenger:
         summary: AekoConversationSummary | None = None,
         budget: RunBudget | None = None,
         run_id: str | None = None,
+        inventory: Inventory | None = None,
+        plan: AekoImprovementPlan | None = None,
     ) -> Iterator[EngineEvent]:
         """Yield the run's events as they happen; the last one carries the response.
 
         ``summary`` is the session's running summary as last saved; the response carries it
         extended when older turns were folded in. ``budget`` caps this run (model calls,
         tokens, cost); a breach raises ``AekoBudgetExceededError`` with what was spent.
+        ``inventory`` is the one attached to the conversation: the agents read its digest
+        and may query its table and compute with its own factors; ``plan`` is that
+        inventory's saved improvement plan, read with it.
         """
         run_id = run_id or uuid4().hex
-        events = self._run(message, session, summary, RUNTIME.tracker(budget), run_id)
+        tracker = RUNTIME.tracker(budget)
+        events = self._run(
+            message, session, summary, tracker, run_id, inventory=inventory, plan=plan
+        )
         log = RUNTIME.run_log
         return log.follow(run_id, "chat", events) if log else events
 
@@ -86,6 +107,9 @@ class AekoMessenger:
         summary: AekoConversationSummary | None,
         tracker: BudgetTracker,
         run_id: str,
+        *,
+        inventory: Inventory | None = None,
+        plan: AekoImprovementPlan | None = None,
     ) -> Iterator[EngineEvent]:
         temporal = temporal_context(datetime.now(UTC))
         summary = yield from _fold(session, summary, tracker, temporal)
@@ -97,7 +121,10 @@ class AekoMessenger:
             "temporal": temporal,
             "attempt": 1,
         }
-        final = yield from RUNTIME.run("chat", state, budget=tracker)
+        if inventory is not None:
+            state["attachment"] = attachment_text(inventory, plan)
+            state["attachment_name"] = inventory.source_name
+        final = yield from RUNTIME.run("chat", state, budget=tracker, inventory=inventory)
         yield RunFinished(
             run_id=run_id, result=self._respond(message, session, final, tracker, summary)
         )
@@ -132,6 +159,8 @@ class AekoMessenger:
             reviewed=reviewed,
             usage=usage,
             summary=summary,
+            truncated=bool(final.get("truncated")),
+            sources=cited_sources(turn.output, backing(final)) if turn.output else [],
         )
 
 
@@ -157,3 +186,14 @@ def _fold(
     folded = AekoConversationSummary(text=reply.text, covered_turns=target)
     yield SummaryUpdated(covered_turns=target, chars=len(folded.text))
     return folded
+
+
+def attachment_text(inventory: Inventory, plan: AekoImprovementPlan | None) -> str:
+    """What the agents read of the attached inventory: its digest, then its saved plan."""
+    digest = inventory.digest(DEFAULT_DIGEST_CHARS)
+    if plan is None:
+        return digest
+    sections = "\n\n".join(
+        f"### {PLAN_HEADINGS[field]}\n{getattr(plan, field)}" for field in PLAN_HEADINGS
+    )
+    return f"{digest}\n\n## Plano de melhoria salvo deste inventário\n{sections}"

@@ -11,6 +11,8 @@ from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
 from engine.agents.catalog import (
+    COORDINATOR,
+    FAQ,
     GREEN_GASES_ANALYST,
     INVENTORY_ANALYST,
     POLLUTANTS_ANALYST,
@@ -28,6 +30,7 @@ from engine.graph.builder import RECURSION_LIMIT, build_graph
 from engine.graph.routing import ROUTES, Flow
 from engine.graph.state import RunState
 from engine.inventory.tool import INVENTORY_KEY, query_inventory
+from engine.knowledge.tool import consult_knowledge_base
 from engine.models.factory import ModelSettings, build_tier_chains
 from engine.runlog import RunLog
 from engine.summary import SUMMARIZER, SUMMARY_PROMPT
@@ -53,6 +56,20 @@ EMISSIONS_TOOL = AekoTool(
         "de eletricidade, kg de refrigerante, t de calcário): informe atividade, quantidade, "
         "unidade e data ou ano. Cite a conta que ela devolver, com fatores e fontes; não "
         "calcule de cabeça."
+    ),
+)
+
+# The knowledge base answers concepts in chat: the FAQ's whole job, and the analysts' when a
+# question mixes a figure with a definition. Its entries come back as the answer's sources.
+KNOWLEDGE_TOOL_AGENTS = frozenset({FAQ, POLLUTANTS_ANALYST, GREEN_GASES_ANALYST})
+KNOWLEDGE_TOOL = AekoTool(
+    tool=consult_knowledge_base,
+    description=(
+        "Consulte a base de conhecimento da Aeko para conceitos de contabilidade de GEE "
+        "(escopos e categorias, GWP, ano-base, CO2 biogênico, normas e programas "
+        "brasileiros): passe a pergunta com os termos do usuário. Responda a partir dos "
+        "verbetes que ela devolver, citando a fonte de cada um; se ela não encontrar nada, "
+        "diga que a base não trata do assunto."
     ),
 )
 
@@ -174,12 +191,17 @@ class Runtime:
             names = {tool.name for tool in tools}
             if agent in EMISSIONS_TOOL_AGENTS and EMISSIONS_TOOL.name not in names:
                 tools = (*tools, EMISSIONS_TOOL)
+            chat_knowledge = flow == "chat" and agent in KNOWLEDGE_TOOL_AGENTS
+            if chat_knowledge and KNOWLEDGE_TOOL.name not in names:
+                tools = (*tools, KNOWLEDGE_TOOL)
             runners[agent] = AgentRunner(
                 agent,
                 render_system_prompt(PROMPTS[agent], flow, tools),
                 chains[tier],
                 tools=tools,
                 retry=settings.retry,
+                # Their chat answers go to the user unreviewed: shown as they are written.
+                stream=(flow == "chat" and agent in (FAQ, COORDINATOR)),
             )
         return build_graph(flow, runners)
 

@@ -9,10 +9,12 @@ from application import chat
 from application.chat import TurnEnded, TurnStarted
 from application.safe_text import sanitize
 from application.workspace import DailyCapReachedError
+from components.attachment_picker import attachment_picker
 from components.budget import explain_budget_error
 from components.context import current, require_workspace
 from components.i18n import language, t
 from components.sessions_sidebar import open_session, open_session_id, sessions_sidebar
+from components.sources import sources_block
 from components.trail import cost_text, model_display_name, run_with_trail, verdict_badge
 from engine import AekoSession
 from store import StoreError
@@ -60,6 +62,9 @@ def _history(session: AekoSession) -> None:
             st.markdown(sanitize(turn.input))
         with st.chat_message("assistant"):
             _render_answer(turn.output)
+            if item.truncated:
+                st.warning(t("answer_truncated"), icon=":material/content_cut:")
+            sources_block(item.sources)
             caption = cost_text(turn.input_tokens, turn.output_tokens, item.cost_usd)
             st.caption(f"{model_display_name(turn.llm)} · {caption}")
             _feedback(session.id, index, turn.submitted_at, item.feedback)
@@ -87,9 +92,9 @@ def _feedback(session_id: str, index: int, submitted_at: datetime, stored: int |
         chat.record_feedback(workspace, session_id, submitted_at, score)
 
 
-def _ask(question: str, session: AekoSession | None) -> None:
+def _ask(question: str, session: AekoSession | None, attachment: str | None) -> None:
     lang = language()
-    turn = chat.ask(workspace, question, session)
+    turn = chat.ask(workspace, question, session, attachment=attachment)
     try:
         started = next(turn)
     except DailyCapReachedError as error:
@@ -103,6 +108,9 @@ def _ask(question: str, session: AekoSession | None) -> None:
     with st.chat_message("user"):
         st.markdown(sanitize(question))
     with st.chat_message("assistant"):
+        if started.attachment_problem is not None:
+            message = started.attachment_problem.message(lang)
+            st.warning(t("attach_problem", message=message), icon=":material/link_off:")
         ended = run_with_trail(turn)
         assert isinstance(ended, TurnEnded)
         _show_outcome(ended)
@@ -120,7 +128,11 @@ def _show_outcome(ended: TurnEnded) -> None:
         st.error(t("engine_error", message=str(ended.error)), icon=":material/error:")
         return
     if ended.status == "answered":
+        # The answer streamed below the trail was taken away: this is its one showing.
         _render_answer(response.message.output)
+        if response.truncated:
+            st.warning(t("answer_truncated"), icon=":material/content_cut:")
+        sources_block(response.sources)
         verdict_badge(response)
         usage = response.usage
         st.caption(cost_text(usage.input_tokens, usage.output_tokens, usage.cost_usd))
@@ -133,6 +145,7 @@ def _show_outcome(ended: TurnEnded) -> None:
         _feedback(ended.session.id, ended.turn_index, response.message.submitted_at, None)
 
 
+attachment = attachment_picker(workspace, session.id if session else None)
 question = st.chat_input(t("chat_placeholder"), submit_mode="disable", max_chars=4000)
 question = (question or st.session_state.pop(RETRY, None) or "").strip()
 if session is not None:
@@ -140,4 +153,4 @@ if session is not None:
 elif not question:
     st.info(t("chat_empty"), icon=":material/lightbulb:")
 if question:
-    _ask(question, session)
+    _ask(question, session, attachment)

@@ -6,6 +6,7 @@ import pytest
 
 from engine import Aeko, AekoSession, AekoUser, AekoUserMemory
 from engine.models.scripted import ScriptedChatModel
+from engine.offline import OfflineAnalyst
 
 
 @pytest.fixture(autouse=True)
@@ -28,6 +29,19 @@ def slow() -> ScriptedChatModel:
 @pytest.fixture
 def configured(fast: ScriptedChatModel, slow: ScriptedChatModel) -> None:
     Aeko.config(fast_model=fast, slow_model=slow)
+
+
+@pytest.fixture
+def offline() -> OfflineAnalyst:
+    """The engine on the offline analyst, the default with no API key."""
+    model = OfflineAnalyst()
+    Aeko.config(fast_model=model, slow_model=model)
+    return model
+
+
+@pytest.fixture
+def analyst() -> AekoUser:
+    return AekoUser(id_external_user=1, role="Analista ESG", usecase="Inventário 2024")
 
 
 @pytest.fixture

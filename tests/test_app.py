@@ -599,3 +599,43 @@ def test_calculator_rows_join_the_open_inventory(app_env):
     shown = _metric(app, "Total").split(" t")[0].replace(".", "").replace(",", ".")
     assert float(shown) == pytest.approx(before + added, abs=0.05)
     assert any(e.label.startswith("Linhas da calculadora (1)") for e in app.expander)
+
+
+def test_a_conversation_reads_the_latest_saved_inventory_and_shows_its_sources(app_env):
+    from application import inventories
+    from assets import SAMPLE_NAME, SAMPLE_PATH
+    from engine.formatting import number
+
+    store = Store(app_env.client, app_env, "test")
+    ensure_indexes(app_env)
+    user = store.users.get_or_create(1)
+    data = SAMPLE_PATH.read_bytes()
+    inventory = inventories.load(SAMPLE_NAME, data, gwp_set="AR5", ch4_origin="general")
+    record = store.inventories(user.id).save(
+        SAMPLE_NAME,
+        data,
+        sheets=inventory.sheets,
+        mapping=inventory.mapping,
+        summary=inventories.summary_of(inventory),
+    )
+    app = _app()
+    picker = app.selectbox[0]
+    assert picker.label == "Inventário da conversa" and picker.value == record.id
+    app.chat_input[0].set_value("Quanto emitimos no escopo 1?").run()
+    assert not app.exception
+    totals = inventory.totals_by("scope")
+    scope_1 = float(totals[totals["scope"].astype(str) == "1"]["tco2e"].iloc[0])
+    shown = _markdown(app)
+    assert f"Escopo 1: {number(scope_1)} t CO2e" in shown
+    captions = " ".join(c.value for c in app.caption)
+    assert "Fontes" in captions and SAMPLE_NAME in captions
+    session = app_env.session.find_one({"_id": ObjectId(app.query_params["session"])})
+    assert session["attached_inventory"] == record.id
+
+    # The conversation remembers; choosing "none" detaches it for the next turns.
+    reloaded = _app(session=app.query_params["session"])
+    assert reloaded.selectbox[0].value == record.id
+    assert SAMPLE_NAME in " ".join(c.value for c in reloaded.caption)  # the stored sources
+    reloaded.selectbox[0].set_value("").run()
+    session = app_env.session.find_one({"_id": session["_id"]})
+    assert session["attached_inventory"] is None

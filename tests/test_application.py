@@ -29,7 +29,9 @@ from store import StoreConfig, connect
 SPECIALIST = {
     ROUTER: ["Poluentes.\nNext agent: Analista de Poluentes"],
     POLLUTANTS_ANALYST: ["Diesel: 1.240 t CO2e (38%).\nNext agent: Orquestrador"],
-    ORCHESTRATOR: ["O diesel responde por 38% das emissões.\nNext agent: Guardrail de Saída"],
+    ORCHESTRATOR: [
+        "O diesel é a maior fonte de emissões da frota.\nNext agent: Guardrail de Saída"
+    ],
     GUARDRAIL: ["Aprovado."],
 }
 PLAN = (
@@ -78,7 +80,7 @@ def test_a_turn_is_pending_while_it_runs_then_answered_with_its_usage_and_meta(w
 
     stored = chat.open_conversation(workspace, started.session.id)
     assert stored.name == "Quanto emite o diesel da minha frota?"
-    assert [m.output for m in stored.messages] == ["O diesel responde por 38% das emissões."]
+    assert [m.output for m in stored.messages] == ["O diesel é a maior fonte de emissões da frota."]
     shown = chat.transcript(workspace, stored)
     assert shown.pending == [] and shown.rejected == [] and shown.waiting == []
     assert shown.cost.runs == 1
@@ -159,7 +161,7 @@ def test_an_answer_given_while_the_database_died_waits_and_is_written_once_back(
     try:
         revived = Workspace(back, user, workspace.outbox)
         waiting = chat.transcript(revived, ended.session).waiting
-        assert [m.output for m in waiting] == ["O diesel responde por 38% das emissões."]
+        assert [m.output for m in waiting] == ["O diesel é a maior fonte de emissões da frota."]
         queued = len(workspace.outbox.queued)
         assert workspace.outbox.flush(back) == queued
         stored = chat.open_conversation(revived, ended.session.id)

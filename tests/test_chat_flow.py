@@ -33,7 +33,9 @@ from engine.models.scripted import ScriptedChatModel
 SPECIALIST_PATH = {
     "fast": {
         ROUTER: ["Pedido de análise de poluentes.\nNext agent: Analista de Poluentes"],
-        ORCHESTRATOR: ["O diesel responde por 38% das emissões.\nNext agent: Guardrail de Saída"],
+        ORCHESTRATOR: [
+            "O diesel é a maior fonte de emissões da frota.\nNext agent: Guardrail de Saída"
+        ],
         GUARDRAIL: ["Aprovado."],
     },
     "slow": {POLLUTANTS_ANALYST: ["Diesel: 1.240 t CO2e (38%).\nNext agent: Orquestrador"]},
@@ -66,7 +68,7 @@ def test_faq_answers_directly_without_review(user, session):
 def test_specialist_path_reaches_the_user_reviewed_and_accounted(user, session):
     _fast, _slow = configure(SPECIALIST_PATH["fast"], SPECIALIST_PATH["slow"])
     response = AekoMessenger(user).send_message("Quais gases pesam mais?", session)
-    assert response.message.output == "O diesel responde por 38% das emissões."
+    assert response.message.output == "O diesel é a maior fonte de emissões da frota."
     assert response.agents_called == [ROUTER, POLLUTANTS_ANALYST, ORCHESTRATOR, GUARDRAIL]
     assert response.approved and response.reviewed
     assert response.message.llm == "fake-fast, fake-slow"
@@ -93,7 +95,7 @@ def test_routing_marker_reaches_neither_the_user_nor_another_agent(user, session
     assert "Diesel: 1.240 t CO2e (38%)." in orchestrator_prompt
     assert "Next agent" not in orchestrator_prompt
     guardrail_prompt = fast.calls_for(GUARDRAIL)[0].messages[-1].text
-    assert "O diesel responde por 38% das emissões." in guardrail_prompt
+    assert "O diesel é a maior fonte de emissões da frota." in guardrail_prompt
     assert "Next agent" not in guardrail_prompt
 
 

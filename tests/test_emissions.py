@@ -41,6 +41,8 @@ from engine.emissions import (
     read_factor_csv,
     to,
 )
+from engine.emissions.calculator import resolve_activity
+from engine.emissions.periods import relative_year
 from engine.emissions.tool import calculate_emissions
 from engine.errors import AekoError, LocalizedError
 from engine.formatting import read_number
@@ -533,6 +535,106 @@ def test_transport_refrigeration_leak_rate():
     assert leaked_from_charge(8, "transport", "low") == pytest.approx(8 * 0.15)
 
 
+@pytest.mark.parametrize(
+    ("activity", "quantity", "unit", "gwp_set", "expected"),
+    [
+        ("gas:N2O", 500, "kg", "AR5", 0.5 * 265),  # AR5 WG1 Table 8.A.1
+        ("gas:N2O", 0.5, "t", "AR4", 0.5 * 298),  # AR4 WG1 Table 2.14
+        ("gas:N2O", 0.5, "t", "AR6", 0.5 * 273),  # AR6 WG1 Table 7.SM.7
+        ("gas:CH4", 1, "t", "AR5", 28),
+        ("gas:CH4", 1, "t", "AR4", 25),
+        ("gas:CH4", 1, "t", "AR6", 27.9),  # Table 7.SM.7: origin not given
+        ("gas:CH4_fossil", 1, "t", "AR6", 29.8),  # Table 7.15
+        ("gas:CH4_non_fossil", 1, "t", "AR6", 27.0),  # Table 7.15
+        ("gas:CH4_fossil", 1, "t", "AR5", 28),  # one value outside AR6
+        ("gas:SF6", 2, "kg", "AR5", 0.002 * 23_500),
+        ("gas:NF3", 1, "kg", "AR5", 0.001 * 16_100),
+        ("gas:CF4", 1, "kg", "AR5", 0.001 * 6_630),
+        ("gas:CO2", 3, "t", "AR6", 3),
+        ("gas:R-410A", 10, "kg", "AR5", 10 * (0.5 * 677 + 0.5 * 3170) / 1000),
+    ],
+)
+def test_a_gas_emitted_as_such_is_its_mass_times_its_gwp(
+    activity, quantity, unit, gwp_set, expected
+):
+    result = estimate(activity, quantity, unit, date_or_year=2024, gwp_set=gwp_set)
+    assert result.tco2e == pytest.approx(expected)
+    assert result.method == "direct_gas" and result.scope == 1
+    assert result.biogenic_co2_t == 0
+
+
+def test_a_direct_gas_cites_the_ipcc_table_of_its_gwp():
+    n2o = estimate("gas:N2O", 500, "kg", date_or_year=2024)
+    assert [u.source for u in n2o.factors] == ["IPCC AR5, WG1, Ch. 8, Table 8.A.1 (2013)"]
+    text = n2o.explain("en")
+    assert "500 kg × 265 kg CO2e/kg (N2O GWP AR5; IPCC AR5" in text
+    assert "= 132,500 kg CO2e\n" in text and "0.5 t N2O × 265 = 132.500 t CO2e" in text
+    fossil = estimate("gas:CH4_fossil", 1, "t", date_or_year=2024, gwp_set="AR6")
+    assert fossil.factors[0].source == "IPCC AR6, WG1, Ch. 7, Table 7.15 (2021)"
+    general = estimate("gas:CH4", 1, "t", date_or_year=2024, gwp_set="AR6").explain("pt")
+    assert "Table 7.SM.7" in general and "29,8" in general and "27" in general
+
+
+@pytest.mark.parametrize(
+    ("text", "activity"),
+    [
+        ("N2O", "gas:N2O"),
+        ("óxido nitroso", "gas:N2O"),
+        ("metano fóssil", "gas:CH4_fossil"),
+        ("CH4 biogênico", "gas:CH4_non_fossil"),
+        ("non-fossil methane", "gas:CH4_non_fossil"),
+        ("PFC-14", "refrigerant:CF4"),  # a fluorinated gas keeps its leak: mass × GWP too
+        ("gas:CH4_fossil", "gas:CH4_fossil"),
+        ("R-410A", "refrigerant:R-410A"),  # a library name keeps its activity
+    ],
+)
+def test_the_calculator_reads_a_bare_gas_as_its_direct_emission(text, activity):
+    assert resolve_activity(text).id == activity
+
+
+def test_a_bare_gas_is_no_activity_for_the_inventory_reader():
+    # find_activity reads inventory labels: a 'CO2' column is no activity datum.
+    assert find_activity("CO2") is None and find_activity("N2O") is None
+    assert not any(a.method == "direct_gas" for a in activities())
+    with pytest.raises(UnknownActivityError):
+        resolve_activity("CO2 biogênico")  # no GWP: reported apart, never × 1
+
+
+def test_a_gas_is_given_by_mass():
+    with pytest.raises(UnitError):
+        estimate("gas:CH4", 100, "m³", date_or_year=2024)
+
+
+def test_diesel_a_has_no_biodiesel_in_any_year():
+    # 50,000 L × 840 kg/m³ × 43.0 GJ/t = 1.806 TJ; Table 2.3 (manufacturing): CO2 74,100,
+    # CH4 3, N2O 0.6 kg/TJ -> 133,824.6 + 5.418 × 28 + 1.0836 × 265 = 134,263.458 kg CO2e.
+    for year in (2010, 2024, 2025):  # 2010: before any biodiesel share the library has
+        result = estimate("diesel_a_stationary", 50_000, "L", date_or_year=year)
+        assert result.tco2e == pytest.approx(134.263458)
+        assert result.biogenic_co2_t == 0
+        assert not any(u.key == "diesel_b.biodiesel_share" for u in result.factors)
+    assert find_activity("diesel B0").id == "diesel_a_road"
+    assert find_activity("diesel").id == "diesel_road"  # a bare diesel is the pump's B
+
+
+@pytest.mark.parametrize(
+    ("text", "year"),
+    [
+        ("burned last year", 2025),
+        ("no ano passado", 2025),
+        ("no ano anterior", 2025),
+        ("this year", 2026),
+        ("neste ano", 2026),
+        ("ano retrasado", 2024),
+        ("the year before last", 2024),
+        ("in the last years", None),
+        ("em 2024", None),
+    ],
+)
+def test_a_year_named_relative_to_today_is_a_calendar_year(text, year):
+    assert relative_year(text, date(2026, 1, 15)) == year
+
+
 def test_the_explanation_shows_quantity_times_factor_with_its_source():
     result = estimate("natural_gas_stationary", 1000, "m³", date_or_year=2024)
     text = result.explain("pt")
@@ -601,7 +703,8 @@ def test_the_tool_is_bound_to_the_analysts_in_both_flows(user, session):
         {GREEN_GASES_ANALYST: ["HVO.\nNext agent: Orquestrador"]},
     )
     AekoMessenger(user).send_message("Alternativas ao diesel?", session)
-    assert slow.calls_for(GREEN_GASES_ANALYST)[0].tools == ("calcular_emissoes",)
+    # In chat the analyst may hold other tools too (the knowledge base): the calculator is one.
+    assert "calcular_emissoes" in slow.calls_for(GREEN_GASES_ANALYST)[0].tools
     model = ScriptedChatModel(
         model_name="fake",
         script={

@@ -52,6 +52,9 @@ ACTIVITIES = {  # activity -> units it may come in
     "refrigerant:R-410A": ("kg", "t"),
     "refrigerant:R-404A": ("kg",),
     "refrigerant:HFC134a": ("kg",),
+    "gas:N2O": ("kg", "t"),
+    "gas:CH4": ("kg", "t"),
+    "gas:SF6": ("kg",),
 }
 GWP_SETS = ("AR4", "AR5", "AR6")
 
@@ -154,6 +157,28 @@ def test_tco2e_is_the_sum_of_each_gas_times_its_gwp(activity_unit, quantity, per
         blend = activity.split(":", 1)[1]
         kg = quantity * (1000 if unit == "t" else 1)
         assert _close(result.tco2e, kg / 1000 * _independent_gwp(blend, gwp_set))
+
+
+# AR6 WG1 Table 7.15: methane by origin; the other sets have one methane value.
+_AR6_CH4_BY_ORIGIN = {"gas:CH4_fossil": 29.8, "gas:CH4_non_fossil": 27.0}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(["gas:N2O", "gas:CH4", "gas:CH4_fossil", "gas:CH4_non_fossil", "gas:SF6",
+                     "gas:NF3", "gas:CO2", "gas:R-404A"]),
+    quantities,
+    st.sampled_from(["kg", "t"]),
+    st.sampled_from(GWP_SETS),
+)  # fmt: skip
+def test_a_gas_emitted_as_such_is_its_mass_times_its_gwp(activity, quantity, unit, gwp_set):
+    result = estimate(activity, quantity, unit, date_or_year=2024, gwp_set=gwp_set,
+                      factors=LIBRARY)  # fmt: skip
+    tonnes = quantity / (1 if unit == "t" else 1000)
+    gas = activity.split(":", 1)[1].removesuffix("_non_fossil").removesuffix("_fossil")
+    gwp = _AR6_CH4_BY_ORIGIN.get(activity) if gwp_set == "AR6" else None
+    assert _close(result.tco2e, tonnes * (gwp or _independent_gwp(gas, gwp_set)))
+    assert result.biogenic_co2_t == 0
 
 
 @settings(max_examples=15, deadline=None)

@@ -12,7 +12,7 @@ import pytest
 from engine.agents.prompts import PROMPTS
 
 ROOT = Path(__file__).resolve().parents[1]
-KB = tomllib.loads((ROOT / "engine/offline/data/knowledge_base.toml").read_text())["entry"]
+KB = tomllib.loads((ROOT / "engine/knowledge/data/knowledge_base.toml").read_text())["entry"]
 BLENDS = list(csv.DictReader((ROOT / "engine/emissions/data/blends.csv").open()))
 
 

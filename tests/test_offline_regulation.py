@@ -4,7 +4,7 @@ import pytest
 
 from engine import Aeko, AekoMessenger, AekoSession, AekoUser
 from engine.offline import OfflineAnalyst
-from engine.offline.regulation import sbce_amount
+from engine.offline.regulation import SbceAmounts, sbce_amount
 
 USER = AekoUser(_id="64b8f0a1c9e1a2b3c4d5e6f1", id_external_user=1, role="", usecase="")
 
@@ -19,15 +19,69 @@ def _answer(question: str) -> str:
 @pytest.mark.parametrize(
     ("question", "amount"),
     [
-        ("Emitimos 30.000 t CO2e por ano: o que o SBCE exige?", 30_000),
-        ("We emit 30,000 t CO2e a year: what does the SBCE require?", 30_000),
-        ("Nossa fábrica emite 12 mil t de CO2e: o que muda com a Lei 15.042?", 12_000),
+        ("Emitimos 30.000 t CO2e por ano: o que o SBCE exige?", SbceAmounts(total=30_000)),
+        ("We emit 30,000 t CO2e a year: what does the SBCE require?", SbceAmounts(total=30_000)),
+        (
+            "Nossa fábrica emite 12 mil t de CO2e: o que muda com a Lei 15.042?",
+            SbceAmounts(installations=(12_000,)),
+        ),
         ("A partir de quantas t CO2e/ano a Lei 15.042 se aplica?", None),
         ("Emitimos 30.000 t CO2e por ano: como reduzir?", None),  # no SBCE in the question
     ],
 )
 def test_the_yearly_amount_is_read_only_from_sbce_questions(question, amount):
     assert sbce_amount(question) == amount
+
+
+@pytest.mark.parametrize(
+    ("question", "amounts"),
+    [
+        (
+            "Our company emits 40,000 t CO2e in total, spread over five plants of about "
+            "8,000 t each. Does the SBCE apply to us?",
+            SbceAmounts(installations=(8_000,), total=40_000),
+        ),
+        (
+            "Nossa empresa emite 40.000 t CO2e no total, em cinco fábricas de cerca de "
+            "8.000 t cada. O SBCE se aplica?",
+            SbceAmounts(installations=(8_000,), total=40_000),
+        ),
+        (
+            "Temos três fábricas: 6.000, 9.000 e 12.000 t CO2e por ano. O que o SBCE exige?",
+            SbceAmounts(installations=(6_000, 9_000, 12_000)),
+        ),
+        (
+            "Our plants emit 12,000 t and 30,000 t CO2e each year. What does the SBCE require?",
+            SbceAmounts(installations=(12_000, 30_000)),
+        ),
+        # "each year" is no installation, and a year is no tonnage.
+        (
+            "In 2024 we emitted 20,000 t CO2e each year: SBCE?",
+            SbceAmounts(total=20_000),
+        ),
+    ],
+)
+def test_figures_per_installation_are_told_from_the_company_total(question, amounts):
+    assert sbce_amount(question) == amounts
+
+
+def test_per_installation_figures_decide_not_the_company_total():
+    text = _answer(
+        "Our company emits 40,000 t CO2e in total, spread over five plants of about 8,000 t "
+        "each. Does the SBCE apply to us?"
+    )
+    assert "per installation or source" in text and "does not decide" in text
+    # 8,000 t is not above 10,000 t: no monitoring plan, no allowances, whatever the total.
+    assert "Each installation with 8,000 t CO2e a year is at or below 10,000 t CO2e" in text
+    assert "no reporting or surrender obligation" in text
+    assert "CBE" not in text and "monitoring plan" not in text
+
+
+def test_each_installation_gets_the_rule_of_its_own_band():
+    text = _answer("Temos três fábricas: 6.000, 9.000 e 12.000 t CO2e por ano. O que o SBCE exige?")
+    assert "Cada instalação com 6.000 e 9.000 t CO2e por ano não passa de 10.000 t CO2e" in text
+    assert "Cada instalação com 12.000 t CO2e por ano está acima de 10.000 e até 25.000" in text
+    assert "plano de monitoramento" in text and "CBE" not in text  # none above 25,000 t
 
 
 @pytest.mark.parametrize(

@@ -66,7 +66,7 @@ def test_the_cost_module_pulls_in_neither_pandas_nor_the_offline_analyst():
         package.__path__ = [{str(ENGINE)!r}]
         sys.modules["engine"] = package
         import engine.pricing
-        heavy = ("pandas", "rank_bm25", "engine.offline", "engine.inventory")
+        heavy = ("pandas", "bm25s", "engine.offline", "engine.inventory")
         print(json.dumps(sorted(name for name in sys.modules if name.startswith(heavy))))
     """)
     done = subprocess.run(

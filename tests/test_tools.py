@@ -58,7 +58,7 @@ def test_description_is_rendered_and_the_tool_bound_from_one_declaration(user, s
     first, second = fast.calls_for(FAQ)
     system = first.messages[0].text
     assert "# Ferramentas Disponiveis\n- fator_emissao: Use para citar fatores oficiais." in system
-    assert first.tools == ("fator_emissao",)
+    assert first.tools == ("fator_emissao", "consultar_base_conhecimento")
     assert second.messages[-1].text == "2,6 kg CO2e/L"  # the tool's result went back
     called = [e for e in events if isinstance(e, ToolCalled)]
     returned = [e for e in events if isinstance(e, ToolReturned)]
@@ -90,8 +90,8 @@ def test_set_tools_replaces_the_registry_and_rebuilds_the_agents(user, session):
     AekoMessenger.set_tools({ROUTER: [quebra]})
     AekoMessenger(user).send_message("?", session)
     faq_calls = fast.calls_for(FAQ)
-    assert faq_calls[0].tools == ("fator_emissao",)
-    assert faq_calls[1].tools == ()
+    assert faq_calls[0].tools == ("fator_emissao", "consultar_base_conhecimento")
+    assert faq_calls[1].tools == ("consultar_base_conhecimento",)  # built in, never replaced
     assert fast.calls_for(ROUTER)[1].tools == ("quebra",)
 
 

@@ -30,13 +30,16 @@ class AgentRequest:
     context: str = ""  # chat: role, usecase and memories; inventory: the previous report
     summary: str = ""  # chat: the running summary of older turns
     history: str = ""  # chat: the replayed turns, oldest first
-    inventory_text: str = ""  # inventory: the digest, or the Markdown table as given
+    inventory_text: str = ""  # the digest (or Markdown table) of the run's inventory, if any
     inventory: Inventory | None = field(default=None, repr=False)  # when one was ingested
     findings: Mapping[str, str] = field(default_factory=dict)  # agent -> its newest finding
     retry_reasons: str = ""  # the guardrail's reasons on the previous attempt
     draft: str = ""  # guardrail: the answer under review
     previous_answer: str = ""  # plan rewrite: the coordinator's last plan
     missing_sections: tuple[str, ...] = ()  # plan rewrite: the plan fields left out or empty
+    # chat: the texts the run's tools returned so far; guardrail: everything a number of the
+    # draft may come from (tool results, the attached inventory, the question, references)
+    evidence: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

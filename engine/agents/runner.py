@@ -11,12 +11,14 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 
+from engine.agents.deltas import AnswerStream, streamed_reply
 from engine.agents.request import AgentRequest, SummaryRequest, call_metadata
 from engine.budget import BudgetTracker
 from engine.constants import MAX_TOOL_ROUNDS
-from engine.dto import AekoModelCall, AekoTool
+from engine.dto import AekoModelCall, AekoSource, AekoTool
 from engine.errors import AekoModelError
 from engine.events import ModelFellBack, ModelRetried, ToolCalled, ToolReturned
+from engine.models.finish import was_truncated
 from engine.models.resilience import (
     RetryPolicy,
     configured_model_name,
@@ -34,10 +36,20 @@ _pause = time.sleep  # the wait between retries; a seam for tests
 
 
 @dataclass(frozen=True)
+class Evidence:
+    """One tool result of a run: the text the model read, and the sources behind it."""
+
+    text: str
+    sources: tuple[AekoSource, ...] = ()
+
+
+@dataclass(frozen=True)
 class AgentReply:
     text: str  # without the routing marker
     raw_next: str | None  # what followed "Next agent:", as written
     calls: list[AekoModelCall]
+    evidence: tuple[Evidence, ...] = ()  # what the agent's tools returned, in call order
+    truncated: bool = False  # the provider cut the final call at the token cap
 
 
 class AgentRunner:
@@ -50,10 +62,14 @@ class AgentRunner:
         chain: Sequence[BaseChatModel],
         tools: Sequence[AekoTool] = (),
         retry: RetryPolicy | None = None,
+        *,
+        stream: bool = False,
     ) -> None:
         self.name = name
         self.system_prompt = system_prompt
         self.retry = retry or RetryPolicy()
+        # An answer nobody reviews reaches the user as it is written, as AnswerDelta events.
+        self.stream = stream
         self._tools = {declared.name: declared.tool for declared in tools}
         self._config = {"metadata": {"agent": name}, "run_name": name, "tags": [f"agent:{name}"]}
         self._answer_chain: tuple[Runnable, ...] = tuple(chain)
@@ -71,10 +87,12 @@ class AgentRunner:
         budget: BudgetTracker | None = None,
         *,
         structured: AgentRequest | SummaryRequest | None = None,
+        attempt: int = 1,
     ) -> AgentReply:
         """``request`` is the text the model reads; ``structured`` is the same request as
         data, for models that compute their answer (the offline analyst). It travels in the
-        call's run metadata, which reaches callbacks but never a provider's payload."""
+        call's run metadata, which reaches callbacks but never a provider's payload.
+        ``attempt`` is the guardrail attempt a streamed answer's deltas belong to."""
         config = {**self._config, "metadata": call_metadata(self.name, structured)}
         messages: list[BaseMessage] = [
             SystemMessage(f"{self.system_prompt}\n\n{temporal}"),
@@ -82,20 +100,32 @@ class AgentRunner:
         ]
         budget = budget or _NO_BUDGET
         calls: list[AekoModelCall] = []
+        answer = AnswerStream(self.name, emit, attempt) if self.stream else None
+        evidence: list[Evidence] = []
         for round_index in range(MAX_TOOL_ROUNDS + 1):
             # The last round is made without tools, so the agent has to answer.
             with_tools = bool(self._tools) and round_index < MAX_TOOL_ROUNDS
             budget.before_call(self.name)
             chain = self._tool_chain if with_tools else self._answer_chain
-            message, call = self._call(chain, messages, emit, config)
+            message, call = self._call(chain, messages, emit, config, answer)
             budget.record(call)
             calls.append(call)
             if not (with_tools and message.tool_calls):
                 break
+            if answer is not None:
+                answer.restart()  # what a tool round wrote before its call is no answer
             messages.append(message)
-            messages.extend(self._run_tools(message, emit))
+            messages.extend(self._run_tools(message, emit, evidence))
         text, raw_next = split_marker(message.text)
-        return AgentReply(text=text, raw_next=raw_next, calls=calls)
+        if answer is not None:
+            answer.finish(text)
+        return AgentReply(
+            text=text,
+            raw_next=raw_next,
+            calls=calls,
+            evidence=tuple(evidence),
+            truncated=was_truncated(message),
+        )
 
     def _call(
         self,
@@ -103,6 +133,7 @@ class AgentRunner:
         messages: list[BaseMessage],
         emit: Emit,
         config: RunnableConfig,
+        answer: AnswerStream | None = None,
     ) -> tuple[AIMessage, AekoModelCall]:
         started = time.perf_counter()
         failures = 0
@@ -111,9 +142,14 @@ class AgentRunner:
             attempt = 0
             while True:
                 try:
-                    message = model.invoke(messages, config=config)
+                    if answer is None:
+                        message = model.invoke(messages, config=config)
+                    else:
+                        message = streamed_reply(model, messages, config, answer)
                 except Exception as exc:
                     last, failures = exc, failures + 1
+                    if answer is not None:
+                        answer.restart()  # the next try writes the answer from the start
                     if is_retryable(exc) and attempt < self.retry.max_retries:
                         attempt += 1
                         delay = self.retry.delay(attempt, retry_after(exc))
@@ -157,21 +193,31 @@ class AgentRunner:
             retries=failures,
         )
 
-    def _run_tools(self, message: AIMessage, emit: Emit) -> list[ToolMessage]:
+    def _run_tools(
+        self, message: AIMessage, emit: Emit, evidence: list[Evidence]
+    ) -> list[ToolMessage]:
         results = []
         for call in message.tool_calls:
             name, call_id = call["name"], call.get("id") or ""
             emit(ToolCalled(agent=self.name, tool=name, call_id=call_id, arguments=call["args"]))
             tool = self._tools.get(name)
-            error = tool is None
+            error, sources = tool is None, ()
             if tool is None:
-                output = f"Ferramenta desconhecida: {name}."
+                result = ToolMessage(f"Ferramenta desconhecida: {name}.", tool_call_id=call_id)
             else:
                 try:
-                    output = str(tool.invoke(call["args"], config=self._config))
+                    # Invoked with the whole call, a tool answers a ToolMessage whose artifact
+                    # carries its sources beside the text the model reads.
+                    result = tool.invoke({**call, "type": "tool_call"}, config=self._config)
+                    sources = tuple(_sources(getattr(result, "artifact", None)))
                 except Exception as exc:  # a failing tool is reported to the model, not fatal
                     error = True
-                    output = f"Erro ao executar {name}: {type(exc).__name__}: {exc}"
+                    text = f"Erro ao executar {name}: {type(exc).__name__}: {exc}"
+                    result = ToolMessage(text, tool_call_id=call_id)
+            if not isinstance(result, ToolMessage):  # a tool that returns a bare value
+                result = ToolMessage(str(result), tool_call_id=call_id)
+            result.name = name
+            output = result.text
             emit(
                 ToolReturned(
                     agent=self.name,
@@ -179,10 +225,19 @@ class AgentRunner:
                     call_id=call_id,
                     output=output[:_TOOL_OUTPUT_PREVIEW],
                     error=error,
+                    sources=sources,
                 )
             )
-            results.append(ToolMessage(content=output, tool_call_id=call_id, name=name))
+            evidence.append(Evidence(text=output, sources=sources))
+            results.append(result)
         return results
+
+
+def _sources(artifact: object) -> list[AekoSource]:
+    """The sources a tool handed beside its text; anything else in an artifact is ignored."""
+    if not isinstance(artifact, list | tuple):
+        return []
+    return [item for item in artifact if isinstance(item, AekoSource)]
 
 
 def _model_name(message: AIMessage) -> str:

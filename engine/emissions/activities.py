@@ -2,6 +2,8 @@
 
     find_activity("Óleo Diesel S10")  -> diesel_road
     find_activity("R410a")            -> refrigerant:R-410A (any gas engine.inventory.gwp knows)
+    find_activity("gas:CH4_fossil")   -> fossil methane emitted as such: its mass × its GWP
+    find_gas("óxido nitroso")         -> gas:N2O (for the calculator; never an inventory label)
     nearest("dieesel")                -> the 3 closest activities, for an error's suggestions
 
 Matching is exact on the folded text (no accents, no case, single spaces): a near miss is
@@ -21,11 +23,19 @@ from typing import Literal
 
 from engine.protocol import fold
 
-Method = Literal["fuel_combustion", "blend_combustion", "electricity", "refrigerant", "carbonate"]
+Method = Literal[
+    "fuel_combustion", "blend_combustion", "electricity", "refrigerant", "carbonate", "direct_gas"
+]  # fmt: skip
 METHODS: tuple[Method, ...] = (
     "fuel_combustion", "blend_combustion", "electricity", "refrigerant", "carbonate",
+    "direct_gas",
 )  # fmt: skip
 REFRIGERANT_PREFIX = "refrigerant:"
+GAS_PREFIX = "gas:"
+# AR6 gives methane a value by origin; the id says which one a direct mass is.
+_CH4_ORIGIN_SUFFIXES = {"_fossil": "fossil", "_non_fossil": "non_fossil"}
+_GREENHOUSE_BASICS = frozenset({"CO2", "CH4", "N2O"})
+_NON_FOSSIL = re.compile(r"\b(?:nao|non|not)\W*fossil|biogen|renovavel|renewable")
 # Gases that are no refrigerant to leak: a text naming them is not an activity.
 _NOT_REFRIGERANTS = frozenset({"CO2", "CH4", "N2O", "CO2 biogênico"})
 _WORDS = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
@@ -51,7 +61,8 @@ class ActivityInfo:
     bio_properties: tuple[str, ...] = ()
     fallback_fuel: str | None = None  # CH4/N2O stand-in when the source has none for fuel
     key: str | None = None  # the factor key of electricity and carbonates
-    gas: str | None = None  # refrigerants: the canonical gas or blend
+    gas: str | None = None  # refrigerants and direct gases: the canonical gas or blend
+    ch4_origin: str = "general"  # direct methane: general, fossil or non_fossil (AR6 only)
     labels: tuple[str, ...] = field(default=(), repr=False)  # folded id, names, synonyms
 
     def __hash__(self) -> int:  # the id is the identity; the name dicts are not hashable
@@ -151,6 +162,79 @@ def refrigerant(gas: str) -> ActivityInfo:
 
 
 @cache
+def direct_gas(gas: str, ch4_origin: str = "general") -> ActivityInfo:
+    """A mass of ``gas`` (a canonical name of engine.inventory.gwp) emitted as such: "0,5 t
+    de N2O". Not in ``activities()``: an inventory row naming only a gas is no activity
+    datum, and listing these would make its reader take every "CO2" column for one."""
+    origin = ch4_origin if gas == "CH4" else "general"
+    suffix = next((s for s, o in _CH4_ORIGIN_SUFFIXES.items() if o == origin), "")
+    identifier = f"{GAS_PREFIX}{gas}{suffix}"
+    shown_pt = {"fossil": f"{gas} fóssil", "non_fossil": f"{gas} não fóssil"}.get(origin, gas)
+    shown_en = {"fossil": f"fossil {gas}", "non_fossil": f"non-fossil {gas}"}.get(origin, gas)
+    name = {"pt": f"Emissão direta de {shown_pt} (massa do gás)",
+            "en": f"Direct emission of {shown_en} (mass of the gas)"}  # fmt: skip
+    synonyms: dict[str, tuple[str, ...]] = {"pt": (), "en": ()}
+    if gas in _GREENHOUSE_BASICS:
+        # The mass alone does not say the source (process, fugitive, waste, agriculture).
+        category, category_en = "Emissão direta (fonte não informada)", "Direct emission"
+        category_en += " (source not given)"
+    else:
+        # Fluorinated gases reach the air by leaking (switchgear, refrigeration, semiconductors).
+        category, category_en = "Emissões fugitivas", _categories_en()["Emissões fugitivas"]
+    return ActivityInfo(
+        id=identifier,
+        name=name,
+        synonyms=synonyms,
+        scope=1,
+        category=category,
+        category_en=category_en,
+        method="direct_gas",
+        units=("mass",),
+        gas=gas,
+        ch4_origin=origin,
+        labels=_labels(identifier, name, synonyms),
+    )
+
+
+def ch4_origin_in(text: str) -> str:
+    """The methane origin a text states: 'metano fóssil' -> fossil, 'biogenic methane' ->
+    non_fossil, else general."""
+    folded = fold(text)
+    if _NON_FOSSIL.search(folded):
+        return "non_fossil"
+    return "fossil" if "fossil" in folded else "general"
+
+
+def find_gas(text: str) -> ActivityInfo | None:
+    """The direct emission of the gas ``text`` names ('N2O', 'metano fóssil', 'SF6'), or None
+    when it names no gas with a GWP. For the calculator only, see ``direct_gas``."""
+    from engine.inventory.gwp import GWP_SETS, canonical_gas, gwp
+
+    if not isinstance(text, str) or not text.strip():
+        return None
+    folded = fold(text)
+    # 'metano fóssil' is an alias of CH4, 'CH4 fossil' is not: the origin is read apart.
+    bare = re.sub(r"\b(?:nao|non|not)\W*fossil|\bfossil", " ", folded).strip(" -_")
+    gas = canonical_gas(bare) or canonical_gas(text)
+    if gas is None or not any(gwp(gas, s) is not None for s in GWP_SETS):
+        return None  # BIOGENIC_CO2, 'HFCs': no single GWP
+    return direct_gas(gas, ch4_origin_in(text))
+
+
+def _direct_gas_id(text: str) -> ActivityInfo | None:
+    """'gas:N2O', 'gas:CH4_fossil' -> their activity."""
+    from engine.inventory.gwp import canonical_gas
+
+    rest = text.strip()[len(GAS_PREFIX) :]
+    origin = "general"
+    for suffix, named in _CH4_ORIGIN_SUFFIXES.items():
+        if rest.endswith(suffix) and canonical_gas(rest[: -len(suffix)]) == "CH4":
+            rest, origin = rest[: -len(suffix)], named
+    found = find_gas(rest)
+    return direct_gas(found.gas, origin) if found is not None and found.gas else None
+
+
+@cache
 def activities() -> list[ActivityInfo]:
     """Every activity the library lists: fuels, grid electricity, carbonates, refrigerants."""
     by_id, listed = _catalog()
@@ -174,6 +258,8 @@ def _find(folded: str, original: str) -> ActivityInfo | None:
     if hit is not None:
         return by_id.get(hit) or next(a for a in activities() if a.id == hit)
     lowered = original.strip()
+    if lowered.casefold().startswith(GAS_PREFIX):
+        return _direct_gas_id(lowered)
     if lowered.casefold().startswith(REFRIGERANT_PREFIX):
         gas = _refrigerant_gas(lowered[len(REFRIGERANT_PREFIX) :])
         return refrigerant(gas) if gas else None

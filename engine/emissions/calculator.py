@@ -12,6 +12,7 @@ The method chain, by activity (see activities.toml):
 - refrigerants: kg leaked x GWP, blends split into their components; Montreal Protocol gases
   are reported apart, never in t CO2e.
 - carbonates: t x the stoichiometric t CO2/t (full calcination).
+- a gas emitted as such ("0,5 t de N2O", ``gas:N2O``): its mass x its GWP, like a leak.
 
 A factor under the activity's own id (a user's ``diesel_road`` CO2 in kg/L) replaces the
 chain for that gas. Every result is linear in the quantity: the batch path computes each
@@ -23,8 +24,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import date
+from typing import TYPE_CHECKING, cast
 
-from engine.emissions.activities import ActivityInfo, find_activity, nearest
+from engine.emissions.activities import ActivityInfo, find_activity, find_gas, nearest
 from engine.emissions.errors import PeriodError, UnitError, UnknownActivityError
 from engine.emissions.explain import num
 from engine.emissions.factors import PROPERTY, Factor, FactorLibrary, default_library
@@ -42,6 +44,9 @@ from engine.emissions.results import (
 from engine.emissions.units import conversion_factor, dimension, normalize, pretty
 from engine.formatting import number
 
+if TYPE_CHECKING:
+    from engine.inventory.gwp import Ch4Origin
+
 # The unit a blend's mass or energy is carried in while it is split.
 _DIMENSION_UNITS = {"volume": "L", "mass": "kg", "energy": "GJ"}
 
@@ -50,6 +55,8 @@ _GWP_SOURCES = {
     "AR5": "IPCC AR5, WG1, Ch. 8, Table 8.A.1 (2013)",
     "AR6": "IPCC AR6, WG1, Ch. 7, Table 7.SM.7 (2021)",
 }
+# AR6's methane by origin is another table: fossil methane adds the CO2 it oxidises to.
+_AR6_CH4_ORIGIN_SOURCE = "IPCC AR6, WG1, Ch. 7, Table 7.15 (2021)"
 _BLEND_SOURCE = "Composição mássica da mistura (engine/inventory/data/blends.csv)"
 _GWP_UNIT = "kg CO2e/kg"  # shown only: a GWP never goes through pint
 _ROLES = {  # role key -> (pt, en)
@@ -98,8 +105,9 @@ def estimate(
 
 
 def resolve_activity(text: str) -> ActivityInfo:
-    """The activity ``text`` names, or UnknownActivityError with the 3 nearest."""
-    info = find_activity(text)
+    """The activity ``text`` names, or UnknownActivityError with the 3 nearest. A bare gas
+    ('N2O', 'metano') is its direct emission: a model asking the tool names it that way."""
+    info = find_activity(text) or find_gas(text)
     if info is None:
         suggestions = [(a.id, a.name["pt"], a.name["en"]) for a in nearest(str(text), 3)]
         raise UnknownActivityError(str(text), suggestions)
@@ -305,7 +313,7 @@ class _Computation:
                     "Full calcination (calcined fraction = 1, IPCC Tier 1).",
                 )
             )
-        else:
+        else:  # refrigerant, direct_gas: a mass of gas × its GWP
             self._refrigerant()
         return self._estimate()
 
@@ -572,7 +580,7 @@ class _Computation:
                     self.montreal_t.get(component, 0.0) + component_kg / 1000
                 )
                 continue
-            value = gwp(component, self.gwp_set)
+            value = gwp(component, self.gwp_set, self._ch4_origin(component))
             if value is None:
                 raise PeriodError(self.gwp_set, key=f"GWP {component}", gas=None, available=None)
             index = self._use_raw(
@@ -583,7 +591,7 @@ class _Computation:
                     unit=_GWP_UNIT,
                     role=f"GWP {self.gwp_set} de {component}",
                     role_en=f"{component} GWP {self.gwp_set}",
-                    source=_GWP_SOURCES[self.gwp_set],
+                    source=self._gwp_source(component),
                     url="",
                     period="",
                     user=False,
@@ -594,6 +602,8 @@ class _Computation:
             self.steps.append(
                 Step(part, component_kg, "kg", index, component_kg * value, "kg CO2e")
             )
+        if self.info.gas == "CH4" and self.gwp_set == "AR6":
+            self._methane_note()
         if self.montreal_t:
             self.notes.append(
                 Note(
@@ -601,6 +611,44 @@ class _Computation:
                     "total em CO2e: são informados à parte.",
                     "Montreal Protocol gases (CFCs, HCFCs) stay out of the scopes and the CO2e "
                     "total: they are reported apart.",
+                )
+            )
+
+    def _ch4_origin(self, gas: str) -> Ch4Origin:
+        return cast("Ch4Origin", self.info.ch4_origin if gas == "CH4" else "general")
+
+    def _gwp_source(self, gas: str) -> str:
+        if gas == "CH4" and self.gwp_set == "AR6" and self.info.ch4_origin != "general":
+            return _AR6_CH4_ORIGIN_SOURCE
+        return _GWP_SOURCES[self.gwp_set]
+
+    def _methane_note(self) -> None:
+        """AR6's methane value depends on the origin: say which was used and the others."""
+        from engine.inventory.gwp import gwp
+
+        fossil, non_fossil = gwp("CH4", "AR6", "fossil"), gwp("CH4", "AR6", "non_fossil")
+        assert fossil is not None and non_fossil is not None
+        pt, en = num(fossil, "pt"), num(fossil, "en")
+        other_pt, other_en = num(non_fossil, "pt"), num(non_fossil, "en")
+        if self.info.ch4_origin == "general":
+            self.notes.append(
+                Note(
+                    f"O AR6 dá ao metano fóssil GWP {pt} e ao não fóssil (biogênico) {other_pt} "
+                    f"({_AR6_CH4_ORIGIN_SOURCE}); sem a origem, usei o valor geral da tabela "
+                    "7.SM.7. Diga se o metano é fóssil ou biogênico para o valor exato.",
+                    f"AR6 gives fossil methane a GWP of {en} and non-fossil (biogenic) methane "
+                    f"{other_en} ({_AR6_CH4_ORIGIN_SOURCE}); with no origin given I used the "
+                    "general value of Table 7.SM.7. Say whether the methane is fossil or "
+                    "biogenic for the exact value.",
+                )
+            )
+        else:
+            self.notes.append(
+                Note(
+                    "O AR6 distingue o metano fóssil, que soma o CO2 em que se oxida, do não "
+                    "fóssil: usei o valor da origem informada.",
+                    "AR6 tells fossil methane, which adds the CO2 it oxidises to, from "
+                    "non-fossil methane: I used the value of the origin given.",
                 )
             )
 
@@ -612,7 +660,7 @@ class _Computation:
         gases_t = dict(self.gases_t)
         for gas in gases_t:
             if gas not in self.gwps:
-                value = gwp(gas, self.gwp_set)
+                value = gwp(gas, self.gwp_set, self._ch4_origin(gas))
                 if value is None:
                     raise PeriodError(self.gwp_set, key=f"GWP {gas}")
                 self.gwps[gas] = value

@@ -86,7 +86,8 @@ def render(estimate: Estimate, lang: str) -> str:
         for step in steps:
             use = estimate.factors[step.factor]
             result_unit = pretty(step.result_unit)
-            if use.gas in (*COMBUSTION_GASES, BIOGENIC):
+            # kg CO2e is no mass of the gas: "kg CO2e N2O" would read as one.
+            if use.gas in (*COMBUSTION_GASES, BIOGENIC) and "CO2e" not in result_unit:
                 result_unit += " " + _gas_name(use.gas, lang, estimate.method)
             remark = " — " + use.remark_in(lang) if use.remark_in(lang) else ""
             lines.append(

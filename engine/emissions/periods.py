@@ -3,6 +3,7 @@
     parse_period(2024)          -> Period(2024-01-01, 2024-12-31, "2024")
     parse_period("06/2024")     -> Period(2024-06-01, 2024-06-30, "2024-06")
     parse_period("2024-06-15")  -> Period(2024-06-15, 2024-06-15, "2024-06-15")
+    relative_year("burned last year", today=date(2026, 5, 1))  -> 2025
 
 A factor applies to a period when its validity covers the whole period; grid factors exist
 per month and per year, so the month asks for the monthly one and the year for the annual.
@@ -47,6 +48,18 @@ _ISO_DAY = re.compile(r"^(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})(?:[
 _BR_DAY = re.compile(r"^(?P<day>\d{1,2})[/.-](?P<month>\d{1,2})[/.-](?P<year>\d{4})$")
 _NAMED_MONTH = re.compile(r"^(?P<name>[a-z]+)\.?(?:\s*(?:de|/|-|\s)\s*)(?P<year>\d{4})$")
 _FIRST_YEAR, _LAST_YEAR = 1900, 2100
+# Years named relative to today, folded: "last year" is the previous calendar year, never
+# the last twelve months (a factor is per calendar year).
+_RELATIVE_YEARS = tuple(
+    (re.compile(rf"(?<![a-z])(?:{'|'.join(phrases)})(?![a-z])"), offset)
+    for offset, phrases in (
+        (-2, ("year before last", "ano retrasado")),
+        (-1, ("last year", "previous year", "prior year", "ano passado",
+              "ano anterior")),
+        (0, ("this year", "current year", "este ano", "neste ano", "esse ano", "nesse ano",
+             "ano atual", "ano corrente", "ano vigente")),
+    )
+)  # fmt: skip
 
 
 @dataclass(frozen=True, order=True)
@@ -84,6 +97,16 @@ def day_period(day: date) -> Period:
 def _check_year(year: int, shown: str) -> None:
     if not _FIRST_YEAR <= year <= _LAST_YEAR:
         raise PeriodError(shown)
+
+
+def relative_year(text: str, today: date) -> int | None:
+    """The calendar year a text names relative to ``today`` ("last year", "ano passado",
+    "este ano"), or None when it names none."""
+    folded = fold(text)
+    for pattern, offset in _RELATIVE_YEARS:
+        if pattern.search(folded):
+            return today.year + offset
+    return None
 
 
 def parse_period(value: date | int | str | Period) -> Period:

@@ -79,7 +79,7 @@ class Estimate:
     scope: int
     category: str
     category_en: str
-    method: str  # fuel_combustion, blend_combustion, electricity, refrigerant, carbonate
+    method: str  # one of activities.METHODS: fuel_combustion, electricity, direct_gas...
     scope2_method: str | None
     gases_t: dict[str, float]  # in scope: fossil CO2, CH4, N2O, HFCs... (t of gas)
     biogenic_co2_t: float  # reported apart, outside the scopes

@@ -11,9 +11,11 @@ from __future__ import annotations
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import tool
 
+from engine.dto import AekoSource
 from engine.emissions.calculator import estimate
 from engine.emissions.errors import EmissionsError
 from engine.emissions.factors import FactorLibrary
+from engine.emissions.results import Estimate
 from engine.errors import LocalizedError
 from engine.formatting import read_number
 
@@ -22,7 +24,7 @@ FACTORS_KEY = "emission_factors"
 _MAX_OUTPUT_CHARS = 4_000
 
 
-@tool(TOOL_NAME)
+@tool(TOOL_NAME, response_format="content_and_artifact")
 def calculate_emissions(  # noqa: PLR0917 - each argument is a parameter the model fills
     config: RunnableConfig,
     atividade: str,
@@ -30,12 +32,14 @@ def calculate_emissions(  # noqa: PLR0917 - each argument is a parameter the mod
     unidade: str,
     data_ou_ano: str | int,
     conjunto_gwp: str = "AR5",
-) -> str:
+) -> tuple[str, list[AekoSource]]:
     """Calcula as emissões de GEE de um dado de atividade com a biblioteca de fatores do
-    Aeko (IPCC 2006, MCTI, misturas brasileiras). atividade: ex. 'óleo diesel', 'gás
-    natural', 'energia elétrica', 'R-410A', 'dolomita'; quantidade: número; unidade: L, m³,
-    kg, t, kWh, MWh, GJ; data_ou_ano: 2024, '2024-06' ou '2024-06-15'; conjunto_gwp: AR4,
-    AR5 ou AR6. Devolve a conta com cada fator e sua fonte."""
+    Aeko (IPCC 2006, MCTI, misturas brasileiras). atividade: ex. 'óleo diesel', 'diesel
+    B0' (sem biodiesel), 'gás natural', 'energia elétrica', 'R-410A', 'dolomita', ou a massa
+    de um gás emitido diretamente: 'N2O', 'metano fóssil', 'gas:CH4_non_fossil', 'SF6';
+    quantidade: número; unidade: L, m³, kg, t, kWh, MWh, GJ; data_ou_ano: 2024, '2024-06' ou
+    '2024-06-15' ("ano passado" é o ano civil anterior); conjunto_gwp: AR4, AR5 ou AR6.
+    Devolve a conta com cada fator e sua fonte."""
     factors = (config.get("configurable") or {}).get(FACTORS_KEY)
     try:
         result = estimate(
@@ -47,11 +51,26 @@ def calculate_emissions(  # noqa: PLR0917 - each argument is a parameter the mod
             factors=factors if isinstance(factors, FactorLibrary) else None,
         )
     except (EmissionsError, LocalizedError) as error:
-        return f"Erro: {error.message('pt')}\nError: {error.message('en')}"
+        return f"Erro: {error.message('pt')}\nError: {error.message('en')}", []
     except ValueError:
         return (
             f"Erro: quantidade ilegível: '{quantidade}'. Informe um número (ex.: 1000).\n"
-            f"Error: unreadable quantity: '{quantidade}'. Give a number (e.g. 1000)."
+            f"Error: unreadable quantity: '{quantidade}'. Give a number (e.g. 1000).",
+            [],
         )
     text = result.explain("pt")
-    return text if len(text) <= _MAX_OUTPUT_CHARS else text[:_MAX_OUTPUT_CHARS] + "\n…"
+    text = text if len(text) <= _MAX_OUTPUT_CHARS else text[:_MAX_OUTPUT_CHARS] + "\n…"
+    return text, factor_sources(result)
+
+
+def factor_sources(result: Estimate) -> list[AekoSource]:
+    """Each factor the computation used, with the publication it comes from."""
+    return [
+        AekoSource(
+            kind="factor",
+            ref=f"{used.key}:{used.gas}:{used.role}:{used.period}",
+            label=f"{used.key} — {used.label('pt')}: {used.value:g} {used.unit}",
+            citation=used.source + (" (fator do usuário)" if used.user else ""),
+        )
+        for used in result.factors
+    ]

@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING
 from engine.agents.catalog import GUARDRAIL, ORCHESTRATOR
 from engine.agents.request import AgentRequest
 from engine.constants import SESSION_HISTORY_USAGE
-from engine.dto import AekoMessage, AekoUser, AekoUserMemory, Flow
+from engine.dto import AekoMessage, AekoSource, AekoUser, AekoUserMemory, Flow
 from engine.graph.routing import successors_for_prompt
 from engine.graph.state import RunState
+from engine.grounding import Backing
 from engine.protocol import PLAN_HEADINGS
+from engine.references import reference_backing
 
 if TYPE_CHECKING:
     from engine.inventory import Inventory
@@ -28,6 +30,8 @@ PREVIOUS_REPORT = "Relatório anterior (contexto)"
 SUMMARY = "Resumo da conversa anterior"
 HISTORY = "Histórico da conversa (mais antigo primeiro)"
 QUESTION = "Pergunta do usuário"
+ATTACHMENT = "Inventário anexado à conversa (resumo; a tabela está em consultar_inventario)"
+CONSULTED = "Fontes consultadas nesta execução (os números da resposta devem vir daqui)"
 INVENTORY = "Inventário de emissões (Markdown)"
 FINDINGS = "Análises recebidas até agora"
 GUARDRAIL_POINTS = "Pontos apontados pelo Guardrail de Saída na tentativa anterior"
@@ -66,6 +70,8 @@ def agent_request(state: RunState, *, inventory: bool) -> str:
         parts.append(f"{SUMMARY}:\n{state['summary']}")
     if state.get("history"):
         parts.append(f"{HISTORY}:\n{state['history']}")
+    if state.get("attachment"):
+        parts.append(f"{ATTACHMENT}:\n{state['attachment']}")
     parts.append(f"{INVENTORY if inventory else QUESTION}:\n{state['request']}")
     findings = latest_findings(state)
     if findings:
@@ -83,7 +89,35 @@ def guardrail_request(state: RunState) -> str:
     findings = latest_findings(state)
     if findings:
         parts.append(f"{REVIEW_FINDINGS}:\n{findings}")
+    consulted = [item.text for item in state.get("evidence", [])]
+    if state.get("attachment"):
+        consulted.insert(0, state["attachment"])
+    if consulted:
+        parts.append(f"{CONSULTED}:\n" + "\n---\n".join(consulted))
     return "\n\n".join(parts)
+
+
+def backing(state: RunState) -> list[Backing]:
+    """Everything a chat answer may take a number from: the user's own words, what the run's
+    tools returned, the attached inventory and the reference tables, in that order (a number
+    is credited to the first that holds it). Not the findings: an analyst's number is only
+    as good as the source it came from."""
+    items = [Backing(state.get(key, "")) for key in ("request", "history", "summary", "temporal")]
+    items += [
+        Backing(item.text, item.sources, read_whole=_entries(item.sources))
+        for item in state.get("evidence", [])
+    ]
+    if state.get("attachment"):
+        name = state.get("attachment_name") or "inventário anexado"
+        digest = AekoSource(kind="inventory", ref=f"{name}|resumo", label=name, citation=name)
+        items.append(Backing(state["attachment"], (digest,)))
+    answer = state.get("answer") or state.get("draft", "")
+    items += reference_backing(f"{answer}\n{state.get('request', '')}")
+    return [item for item in items if item.text]
+
+
+def _entries(sources: Sequence[AekoSource]) -> bool:
+    return any(source.kind == "knowledge" for source in sources)
 
 
 def plan_rewrite_request(state: RunState, missing: Sequence[str]) -> str:
@@ -114,9 +148,25 @@ def structured_request(
     state: RunState, flow: Flow, agent: str, inventory: Inventory | None = None
 ) -> AgentRequest:
     """What ``agent_request`` renders, as fields. ``inventory`` is the run's ingested
-    ``Inventory``, if any: in the inventory flow ``state["request"]`` is its digest."""
+    ``Inventory``, if any: in the inventory flow ``state["request"]`` is its digest, in chat
+    the one attached to the conversation (its digest is ``state["attachment"]``)."""
     inventory_flow = flow == "inventory"
     rejections = state.get("rejections") or []
+    if not inventory_flow:
+        return AgentRequest(
+            agent=agent,
+            flow=flow,
+            successors=successors_for_prompt(flow, agent),
+            question=state["request"],
+            context=state.get("context", ""),
+            summary=state.get("summary", ""),
+            history=state.get("history", ""),
+            inventory_text=state.get("attachment", ""),
+            inventory=inventory,
+            findings=newest_findings(state),
+            retry_reasons=rejections[-1] if rejections else "",
+            evidence=tuple(item.text for item in state.get("evidence", [])),
+        )
     return AgentRequest(
         agent=agent,
         flow=flow,
@@ -141,6 +191,8 @@ def structured_guardrail_request(state: RunState) -> AgentRequest:
         question=state["request"],
         findings=newest_findings(state),
         draft=state.get("draft", ""),
+        inventory_text=state.get("attachment", ""),
+        evidence=tuple(item.text for item in backing(state)),
     )
 
 

@@ -31,8 +31,16 @@ from engine.events import AgentFinished, AgentStarted, GuardrailVerdict, PlanRew
 from engine.graph import context
 from engine.graph.routing import Flow, next_node
 from engine.graph.state import RunState
+from engine.grounding import unbacked
 from engine.inventory.tool import INVENTORY_KEY
-from engine.protocol import PLAN_HEADINGS, parse_plan, read_verdict
+from engine.protocol import PLAN_HEADINGS, Verdict, parse_plan, read_verdict
+
+# The point the guardrail's verdict gains for figures with no source in the run.
+UNBACKED_NUMBERS = (
+    "- Números sem fonte nesta execução: {numbers}. Use só números que as ferramentas, o "
+    "inventário anexado, as referências ou a pergunta trouxeram; calcule com "
+    "calcular_emissoes ou consulte com consultar_inventario."
+)
 
 Node = Callable[[RunState], dict[str, Any]]
 
@@ -61,12 +69,16 @@ def _run(
     emit = get_stream_writer()
     emit(AgentStarted(agent=runner.name, attempt=state.get("attempt", 1)))
     budget = (get_config().get("configurable") or {}).get(BUDGET_KEY)
-    return runner.run(request, state["temporal"], emit, budget, structured=structured), emit
+    attempt = state.get("attempt", 1)
+    reply = runner.run(
+        request, state["temporal"], emit, budget, structured=structured, attempt=attempt
+    )
+    return reply, emit
 
 
 def _chat_request(runner: AgentRunner, state: RunState) -> tuple[str, AgentRequest]:
     text = context.agent_request(state, inventory=False)
-    return text, context.structured_request(state, "chat", runner.name)
+    return text, context.structured_request(state, "chat", runner.name, _run_inventory())
 
 
 def _run_inventory() -> Any:
@@ -90,12 +102,13 @@ def _finished(
             attempt=state.get("attempt", 1),
             cost_usd=AekoUsage(calls=reply.calls).cost_usd,
             retries=sum(call.retries for call in reply.calls),
+            truncated=reply.truncated,
         )
     )
 
 
 def _accounting(runner: AgentRunner, reply: AgentReply) -> dict[str, Any]:
-    return {"calls": reply.calls, "agents_called": [runner.name]}
+    return {"calls": reply.calls, "agents_called": [runner.name], "evidence": list(reply.evidence)}
 
 
 def _routing_agent(runner: AgentRunner) -> Node:
@@ -131,7 +144,7 @@ def _answering_agent(runner: AgentRunner) -> Node:
         reply, emit = _run(runner, state, *_chat_request(runner, state))
         _finished(emit, runner, reply, state, None)
         update = _accounting(runner, reply)
-        update.update(answer=reply.text, reviewed=False, approved=False)
+        update.update(answer=reply.text, reviewed=False, approved=False, truncated=reply.truncated)
         if runner.name == COORDINATOR:
             attempt = state.get("attempt", 1)
             update["findings"] = [{"agent": runner.name, "text": reply.text, "attempt": attempt}]
@@ -144,7 +157,9 @@ def _orchestrator(runner: AgentRunner) -> Node:
     def node(state: RunState) -> dict[str, Any]:
         reply, emit = _run(runner, state, *_chat_request(runner, state))
         _finished(emit, runner, reply, state, GUARDRAIL)
-        return {**_accounting(runner, reply), "draft": reply.text}
+        # The draft's cut, if any, reaches the user only with the draft: on approval.
+        update = _accounting(runner, reply)
+        return {**update, "draft": reply.text, "draft_truncated": reply.truncated}
 
     return node
 
@@ -157,7 +172,7 @@ def _guardrail(runner: AgentRunner) -> Node:
             context.guardrail_request(state),
             context.structured_guardrail_request(state),
         )
-        verdict = read_verdict(reply.text)
+        verdict = _grounded(read_verdict(reply.text), state)
         attempt = state.get("attempt", 1)
         final = verdict.approved or attempt > GUARD_RAIL_MAX_RETRIES
         target = END if final else ROUTER
@@ -169,7 +184,11 @@ def _guardrail(runner: AgentRunner) -> Node:
         )
         update = {**_accounting(runner, reply), "reviewed": True, "next": target}
         if verdict.approved:
-            update.update(approved=True, answer=state.get("draft", ""))
+            update.update(
+                approved=True,
+                answer=state.get("draft", ""),
+                truncated=state.get("draft_truncated", False),
+            )
         else:
             update.update(approved=False, answer="", rejections=[verdict.reasons])
             if not final:
@@ -177,6 +196,17 @@ def _guardrail(runner: AgentRunner) -> Node:
         return update
 
     return node
+
+
+def _grounded(verdict: Verdict, state: RunState) -> Verdict:
+    """Whatever the reviewing model said, a number the run never read sends the draft back:
+    the check is the engine's, so it holds for every model."""
+    loose = unbacked(state.get("draft", ""), context.backing(state))
+    if not loose:
+        return verdict
+    point = UNBACKED_NUMBERS.format(numbers=", ".join(loose[:8]))
+    reasons = verdict.reasons if not verdict.approved else ""
+    return Verdict(approved=False, reasons="\n".join(r for r in (reasons, point) if r))
 
 
 def _inventory_analyst(runner: AgentRunner) -> Node:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, TypedDict
 
+from engine.agents.runner import Evidence
 from engine.dto import AekoModelCall
 
 
@@ -19,6 +20,8 @@ class RunState(TypedDict, total=False):
     context: str  # chat: role, usecase and memories; inventory: the previous report
     summary: str  # chat: the running summary of the turns before the replayed ones
     history: str  # chat: the replayed turns, oldest first
+    attachment: str  # chat: the digest of the inventory attached to the conversation
+    attachment_name: str  # its file name, as the answer's sources cite it
     temporal: str
     attempt: int  # guardrail attempt, from 1
     next: str
@@ -26,8 +29,11 @@ class RunState(TypedDict, total=False):
     calls: Annotated[list[AekoModelCall], operator.add]
     agents_called: Annotated[list[str], operator.add]
     rejections: Annotated[list[str], operator.add]
+    evidence: Annotated[list[Evidence], operator.add]  # every tool result of the run
     draft: str
+    draft_truncated: bool  # the provider cut the draft at the token cap
     answer: str
+    truncated: bool  # the answer was cut at the token cap: shown flagged, never as complete
     approved: bool
     reviewed: bool
     plan_answer: str  # the coordinator's last plan text, for a rewrite request

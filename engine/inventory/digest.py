@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from engine.constants import DEFAULT_DIGEST_CHARS
 from engine.formatting import number, percent
 from engine.inventory import fields as F
 
 if TYPE_CHECKING:
     from engine.inventory.inventory import Inventory
 
-DEFAULT_DIGEST_CHARS = 12_000
 _TRUNCATED = "\n…(resumo cortado no limite de tamanho)"
 _STATUS_PT = {
     "reconciled": "conferido",

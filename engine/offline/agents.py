@@ -25,12 +25,14 @@ from engine.agents.request import AgentRequest, SummaryRequest
 from engine.formatting import number, percent
 from engine.graph.routing import NO_AGENT
 from engine.inventory.gwp import canonical_gas, gwp
-from engine.offline import knowledge
+from engine.knowledge.gaps import GapKind
+from engine.knowledge.search import search as search_knowledge
 from engine.offline.alternatives import Alternative, alternatives_for
 from engine.offline.calculation import answer_calculation, read_calculation
 from engine.offline.facts import Source
 from engine.offline.intent import classify
-from engine.offline.language import Language
+from engine.offline.language import Language, detect_language
+from engine.offline.own_data import asks_about_attached, own_data_answer
 from engine.offline.regulation import is_sbce_question, sbce_amount, sbce_answer
 from engine.offline.request import facts_of, language_of
 from engine.protocol import PLAN_HEADINGS, fold
@@ -69,6 +71,8 @@ def router(request: AgentRequest) -> str:
         return "Intenção: regra do SBCE." + _marker(FAQ)
     if read_calculation(request.question) is not None:
         return "Intenção: cálculo de emissões." + _marker(POLLUTANTS_ANALYST)
+    if request.inventory is not None and asks_about_attached(request.question):
+        return "Intenção: dados do inventário anexado." + _marker(POLLUTANTS_ANALYST)
     if asks_about_own_data(request.question) and facts_of(request) is None:
         return "Intenção: dados do inventário da empresa (nenhum anexado)." + _marker(FAQ)
     intent = classify(request.question)
@@ -86,13 +90,56 @@ _REFUSAL = {
     "plans. That question is outside this topic; would you like to rephrase it around your "
     "company's emissions?",
 }
+# A weak match is not an answer: say so, and show how to ask so the base can answer.
 _NOT_FOUND = {
-    "pt": "Não encontrei esse conceito na base de conhecimento da Aeko. Tente com outras "
-    "palavras, por exemplo: escopo 2, GWP, ano-base, CO2 biogênico.",
-    "en": "I did not find that concept in Aeko's knowledge base. Try other words, for example: "
-    "scope 2, GWP, base year, biogenic CO2.",
+    "pt": "Não sei responder a isso pela base de conhecimento da Aeko: nenhum verbete dela "
+    "trata dessa pergunta, e não vou improvisar uma resposta. Tente reformular nomeando o "
+    'termo técnico: um escopo ou categoria ("o que entra no escopo 3, categoria 6?"), um gás '
+    '("o que é CO2 biogênico?"), uma norma ou programa ("o que é a ISO 14064?") ou um '
+    'conceito ("o que é ano-base?", "location-based vs market-based").',
+    "en": "I don't know this from Aeko's knowledge base: none of its entries covers the "
+    "question, and I will not improvise an answer. Try to rephrase it naming the technical "
+    'term: a scope or category ("what goes into scope 3, category 6?"), a gas ("what is '
+    'biogenic CO2?"), a standard or programme ("what is ISO 14064?") or a concept ("what is '
+    'a base year?", "location-based vs market-based").',
 }
-_SOURCE = {"pt": "Fonte", "en": "Source"}
+# A value no entry can hold (engine.knowledge.gaps): say why, and where it will appear.
+_UNPUBLISHED: dict[GapKind, dict[Language, str]] = {
+    "report": {
+        "pt": "Não sei: o {detail} do IPCC ainda não foi publicado, então não há valores dele "
+        "para citar, e não vou estimá-los. A base de conhecimento da Aeko traz os GWPs do AR4, "
+        "do AR5 e do AR6, o relatório mais recente. Acompanhe a publicação do IPCC ou reformule "
+        'a pergunta para um relatório publicado ("qual o GWP do metano no AR6?").',
+        "en": "I don't know: the IPCC {detail} has not been published yet, so there are no "
+        "values of it to quote, and I will not estimate them. Aeko's knowledge base holds the "
+        "AR4, AR5 and AR6 GWPs, AR6 being the latest report. Follow the IPCC's publications or "
+        'rephrase the question for a published report ("what is the GWP of methane in AR6?").',
+    },
+    "price": {
+        "pt": "Não sei: preços de cotas, créditos e certificados de carbono se formam em "
+        "leilões e negociações, e a base de conhecimento da Aeko não registra nem prevê preços. "
+        "Consulte as fontes oficiais do mercado em questão (o órgão gestor do SBCE para as "
+        "CBEs, a B3 para os CBIOs, a Comissão Europeia para os certificados do CBAM) ou "
+        "reformule perguntando pelas regras do instrumento.",
+        "en": "I don't know: prices of carbon allowances, credits and certificates are set in "
+        "auctions and trading, and Aeko's knowledge base neither records nor forecasts them. "
+        "Check the official sources of the market concerned (the SBCE's regulator for CBEs, B3 "
+        "for CBIOs, the European Commission for CBAM certificates) or rephrase the question "
+        "around the instrument's rules.",
+    },
+    "future": {
+        "pt": "Não sei: a pergunta pede um valor de {detail}, que ainda não foi publicado, e a "
+        "base de conhecimento da Aeko só traz regras e valores oficiais já divulgados; não vou "
+        "prever um número. Acompanhe a publicação na fonte oficial (o MCTI para o fator do "
+        "SIN, o órgão gestor do SBCE para limites e cotas) ou reformule perguntando pelo valor "
+        "mais recente já publicado.",
+        "en": "I don't know: the question asks for a value for {detail}, which has not been "
+        "published yet, and Aeko's knowledge base only holds official rules and values already "
+        "released; I will not forecast a number. Follow the official source (MCTI for the SIN "
+        "factor, the SBCE's regulator for caps and allowances) or rephrase the question for "
+        "the latest published value.",
+    },
+}
 # "My company's emissions" with nothing to read them from: say so, never borrow an article.
 _NO_INVENTORY = {
     "pt": "Não há inventário anexado a esta conversa, então não tenho os números da sua "
@@ -104,36 +151,90 @@ _NO_INVENTORY = {
     "will answer from it; I can also compute emissions from consumption, for example "
     '"1,000 L of diesel in 2024".',
 }
-_OWN_DATA = ("minha empresa", "nossa empresa", "nossas emissoes", "minhas emissoes",
-             "nosso inventario", "meu inventario", "my company", "our company",
-             "our emissions", "my emissions", "our inventory", "my inventory")  # fmt: skip
+# Whose figures: the user's own, in the first person, or "the company's".
+_OWN_DATA = re.compile(
+    r"(?<![a-z])(?:nosso|nossa|nossos|nossas|meu|minha|meus|minhas|our|my|we|emitimos|"
+    r"consumimos|da empresa|the company|inventario anexado|attached inventory|este inventario|"
+    r"this inventory)(?![a-z])"
+)
+# ... asked for as figures: an amount, a total, a share or a ranking. "How does a PPA show up
+# in our scope 2?" names the user's scope but asks how the accounting works.
+_FIGURES = re.compile(
+    r"(?<![a-z])(?:quanto|quanta|quantos|quantas|qual foi|quais foram|qual e o total|total|"
+    r"soma|somam|represent[a-z]*|maior|maiores|mais (?:pesa|emit)[a-z]*|principais|ranking|"
+    r"resum[a-z]*|emitimos|emitiu|emitiram|consumimos|how much|how many|what was|what were|"
+    r"what are our|what is our|what s our|add up|sum|largest|biggest|most|main|top|"
+    r"summar[a-z]*|break ?down|share|account for|emitted|did [a-z ]*emit)(?![a-z])"
+)
+# A hypothesis ("se comprarmos I-RECs...", "if we buy...") asks how the rule works, not for
+# figures the inventory would hold.
+_HYPOTHESIS = re.compile(r"(?<![a-z])(?:se [a-z]+(?:rmos|rem)|caso|if we|if our|suppose)(?![a-z])")
+# Asking for options or a plan is answered in general terms even without the figures.
+_ADVICE = re.compile(
+    r"(?<![a-z])(?:substitu|alternativ|trocar|troca |replace|switch|option|opcao|opcoes|reduz|"
+    r"reduc|cortar|cut |mitig|plano|plan |metas?(?![a-z])|target)"
+)
 
 
 def asks_about_own_data(question: str) -> bool:
-    """A question about the user's own figures ("my company's scope 1 last year"); a request
-    for a plan or for alternatives is answered in general terms even without them."""
-    text = fold(question).replace("'s", "")
-    asks = any(cue in text for cue in _OWN_DATA)
-    return asks and classify(question) in ("concept", "pollutants")
+    """A question for the user's own figures ("how much did our fleet emit last year?"); how
+    the accounting works, a hypothesis, a plan or alternatives are answered in general terms
+    even without them."""
+    text = " ".join(re.sub(r"[^a-z0-9]+", " ", fold(question)).split()) + " "
+    return (
+        _OWN_DATA.search(text) is not None
+        and _FIGURES.search(text) is not None
+        and _HYPOTHESIS.search(text) is None
+        and _ADVICE.search(text) is None
+        and classify(question) != "plan"
+    )
+
+
+def _faq_off_base(request: AgentRequest, lang: Language) -> str | None:
+    """The FAQ's answer when it does not come from the knowledge base (off topic, the SBCE
+    rule on the user's own amount, own figures with no inventory); None when it does."""
+    if classify(request.question) == "out_of_scope":
+        return _REFUSAL[lang]
+    amount = sbce_amount(request.question)
+    if amount is not None:  # the rule applied to the user's own number
+        return sbce_answer(amount, lang)
+    if asks_about_own_data(request.question) and facts_of(request) is None:
+        return _NO_INVENTORY[lang]
+    return None
+
+
+def faq_reads_knowledge_base(request: AgentRequest) -> bool:
+    """Whether the FAQ answers from the knowledge base: the offline analyst asks this before
+    calling the knowledge tool, so the call it makes and the answer it gives cannot disagree."""
+    return _faq_off_base(request, language_of(request)) is None
+
+
+def answers_from_inventory(request: AgentRequest) -> bool:
+    """The pollutants analyst, in chat, on a question about the attached inventory's figures:
+    it queries the inventory tool and answers from what it returned."""
+    return (
+        request.flow == "chat"
+        and request.agent == POLLUTANTS_ANALYST
+        and request.inventory is not None
+        and asks_about_attached(request.question)
+    )
 
 
 def faq(request: AgentRequest) -> str:
     lang = language_of(request)
-    if classify(request.question) == "out_of_scope":
-        return _REFUSAL[lang] + _marker(NO_AGENT)
-    amount = sbce_amount(request.question)
-    if amount is not None:  # the rule applied to the user's own number
-        return sbce_answer(amount, lang) + _marker(NO_AGENT)
-    if asks_about_own_data(request.question) and facts_of(request) is None:
-        return _NO_INVENTORY[lang] + _marker(NO_AGENT)
-    found = knowledge.search(request.question, lang)
-    if found is None:
+    direct = _faq_off_base(request, lang)
+    if direct is not None:
+        return direct + _marker(NO_AGENT)
+    # Searched in the words' own language; answered in the user's (a profile may prefer
+    # English for a question written in Portuguese). Entries hold both.
+    found = search_knowledge(request.question, detect_language(request.question))
+    if found.gap is not None:
+        text = _UNPUBLISHED[found.gap.kind][lang].format(detail=found.gap.detail)
+        return text + _marker(NO_AGENT)
+    if found.weak:
         return _NOT_FOUND[lang] + _marker(NO_AGENT)
-    entry, _ = found
-    return (
-        f"**{entry.title[lang]}**\n\n{entry.answer[lang]}\n\n"
-        f"{_SOURCE[lang]}: {entry.source} [{entry.id}]" + _marker(NO_AGENT)
-    )
+    # Each entry carries its own source line: a combined answer cites both.
+    return "\n\n".join(entry.text(lang) for entry in found.entries) + _marker(NO_AGENT)
 
 
 # --- analysts ------------------------------------------------------------------------------
@@ -175,6 +276,9 @@ def pollutants_analyst(request: AgentRequest) -> str:
     ask = read_calculation(request.question) if request.flow == "chat" else None
     if ask is not None:  # computed with the factor library, never recalled
         return answer_calculation(ask, lang) + _marker(_next(request, ORCHESTRATOR))
+    if answers_from_inventory(request):  # what the inventory tool returned
+        text = own_data_answer(request.question, request.inventory, lang)
+        return text + _marker(_next(request, ORCHESTRATOR))
     facts = facts_of(request)
     wants_options = classify(request.question) == "green" or "alternativ" in fold(request.question)
     successor = GREEN_GASES_ANALYST if wants_options else ORCHESTRATOR
@@ -204,13 +308,19 @@ def _gwp_overview(request: AgentRequest, lang: Language) -> str:
     values = "; ".join(f"{gas}: AR5 {_num(gwp(gas, 'AR5'), lang)}, "
                        f"AR6 {_num(gwp(gas, 'AR6'), lang)}"
                        for gas in gases if gwp(gas, "AR5") is not None)  # fmt: skip
+    # No inventory means no figures of the user's: the comparison is general, and the way to
+    # get their own is said every time.
     if lang == "pt":
         return ("Sem inventário carregado nesta conversa, comparo os gases pelo potencial de "
                 f"aquecimento global (GWP, 100 anos, IPCC): {values}. Quanto maior o GWP, mais "
-                "cada tonelada emitida pesa em t CO2e.")  # fmt: skip
+                "cada tonelada emitida pesa em t CO2e. Para ver quais gases e fontes pesam nas "
+                "emissões da sua empresa, carregue a planilha do inventário na página "
+                "Inventário (ou cole a tabela aqui).")  # fmt: skip
     return ("With no inventory loaded in this conversation, I compare the gases by global "
             f"warming potential (GWP, 100 years, IPCC): {values}. The higher the GWP, the more "
-            "each tonne emitted weighs in t CO2e.")  # fmt: skip
+            "each tonne emitted weighs in t CO2e. To see which gases and sources weigh in your "
+            "company's emissions, load the inventory spreadsheet on the Inventory page (or "
+            "paste the table here).")  # fmt: skip
 
 
 def _num(value: float | None, lang: Language) -> str:

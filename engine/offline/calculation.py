@@ -1,8 +1,10 @@
 """Calculation questions, read offline: "my trucks burn 120,000 L of diesel: how much CO2e?".
 
 A calculation needs three things in the question: a quantity, its unit and an activity the
-factor library knows. When all three are there the offline analyst computes with the
-library (through the ``calcular_emissoes`` tool when it is bound), never from its FAQ.
+factor library knows (a fuel, grid electricity, a carbonate, a refrigerant, or a gas emitted
+as such: "500 kg of N2O"). When all three are there the offline analyst computes with the
+library (through the ``calcular_emissoes`` tool when it is bound), never from its FAQ. The
+year ("in 2024", "last year") and the GWP set ("AR6") named in the question are honoured.
 """
 
 from __future__ import annotations
@@ -11,12 +13,20 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from engine.emissions.activities import ActivityInfo, activities, refrigerant
+from engine.emissions.activities import (
+    ActivityInfo,
+    activities,
+    find_activity,
+    find_gas,
+    refrigerant,
+)
 from engine.emissions.calculator import estimate
-from engine.emissions.errors import EmissionsError
 from engine.emissions.factors import FactorLibrary
+from engine.emissions.periods import relative_year
+from engine.emissions.units import dimension
+from engine.errors import LocalizedError
 from engine.formatting import read_number
-from engine.inventory.gwp import canonical_gas
+from engine.inventory.gwp import DEFAULT_GWP_SET, canonical_gas
 from engine.protocol import fold
 
 # A number as people write it in either language: 120.000 / 120,000 / 1,5 / 1.5 / 120 mil.
@@ -35,6 +45,34 @@ _QUANTITY = re.compile(rf"{NUMBER}{SCALE}\s*(?P<unit>{_UNIT})(?![a-z0-9])", re.I
 _YEAR = re.compile(r"\b(19[89]\d|20\d\d)\b")
 SCALES = {"mil": 1e3, "thousand": 1e3, "k": 1e3, "milhao": 1e6, "milhoes": 1e6,
            "million": 1e6}  # fmt: skip
+# "AR6", "AR-5", "sixth assessment report", "quinto relatório": the GWP set asked for. Any
+# digit is read, so "AR7" gets the calculator's "unknown set" instead of a silent AR5.
+_GWP_SET = re.compile(r"(?<![a-z0-9])ar[\s-]?(?P<digit>\d)(?![0-9])")
+_GWP_REPORT = re.compile(
+    r"(?P<ordinal>fourth|fifth|sixth|quarto|quinto|sexto)\s+(?:ipcc\s+)?"
+    r"(?:assessment|relatorio)"
+)
+_ORDINALS = {"fourth": "AR4", "quarto": "AR4", "fifth": "AR5", "quinto": "AR5",
+             "sixth": "AR6", "sexto": "AR6"}  # fmt: skip
+# The gas a mass is of: "500 kg of N2O", "1 tonelada de metano fóssil" (up to four words).
+_GAS_AFTER = re.compile(
+    r"\s*(?:(?:de|do|da|of)\s+)?(?P<words>[^\W_][\w-]*(?:[ \t]+[^\W_][\w-]*){0,3})"
+)
+_BIOGENIC_CO2 = re.compile(
+    r"(?:co2|dioxido de carbono|carbon dioxide)\s+biogen|biogen\w*\s+(?:co2|carbon dioxide)"
+)
+# A mass of CO2 is most often the user's own total ("we emit 5,000 t of CO2"): it is a
+# calculation only when the question asks to convert it.
+_CONVERSION_CUES = ("co2e", "co2 e", "co2eq", "co2-eq", "equivalen", "gwp")
+# Diesel A (no biodiesel) as Brazilians write it; case-sensitive, as "diesel a year" is not.
+_DIESEL_A = re.compile(r"\b[Dd]iesel A\b")
+# Electricity named without a library name ("12,000 MWh from the grid"): an amount in
+# watt-hours and one of these words.
+_ELECTRIC_UNITS = ("kWh", "MWh", "GWh")
+_ELECTRIC_CUE = re.compile(
+    r"(?<![a-z])(?:grid|rede|sin(?![a-z])|eletric|electric|energia|energy|power|luz"
+    r"|concessionaria|distribuidora|utility)"
+)
 
 # How the activity is used, when the fuel alone does not say: the words around it.
 _USE_CUES = {
@@ -61,6 +99,7 @@ class CalculationAsk:
     quantity: float
     unit: str
     year: int
+    gwp_set: str = DEFAULT_GWP_SET
 
 
 def read_calculation(question: str, today: date | None = None) -> CalculationAsk | None:
@@ -76,36 +115,106 @@ def read_calculation(question: str, today: date | None = None) -> CalculationAsk
     scale = fold(match.group("scale") or "")
     quantity *= SCALES.get(scale, 1.0)
     unit = _UNITS[fold(match.group("unit"))]
-    activity = _activity_in(question)
+    activity = _activity_in(question, unit, match.end())
     if activity is None:
         return None
+    return CalculationAsk(
+        activity.id,
+        quantity,
+        unit,
+        _year_in(question, today or date.today()),
+        _gwp_set_in(question),
+    )
+
+
+def _year_in(question: str, today: date) -> int:
+    """The year the question names ("em 2024"), or names relative to today ("last year" is
+    the previous calendar year); the current year when it names none."""
     years = [int(y) for y in _YEAR.findall(question)]
-    year = years[-1] if years else (today or date.today()).year
-    return CalculationAsk(activity.id, quantity, unit, year)
+    if years:
+        return years[-1]
+    relative = relative_year(question, today)
+    return relative if relative is not None else today.year
 
 
-def _activity_in(question: str) -> ActivityInfo | None:
-    """The library activity the question names: its longest name or synonym in the text,
-    narrowed by how the fuel is used (a truck's diesel is not a boiler's)."""
+def _gwp_set_in(question: str) -> str:
+    """The GWP set the question names ("pelo AR6"), else the default (AR5, the Brazilian GHG
+    Protocol Program's)."""
+    text = fold(question)
+    found = _GWP_SET.search(text)
+    if found is not None:
+        return f"AR{found['digit']}"
+    report = _GWP_REPORT.search(text)
+    return _ORDINALS[report["ordinal"]] if report is not None else DEFAULT_GWP_SET
+
+
+def _activity_in(question: str, unit: str, quantity_end: int) -> ActivityInfo | None:
+    """The library activity the question names: a refrigerant, a gas the quantity is a mass
+    of, else its longest name or synonym in the text that fits the unit, narrowed by how the
+    fuel is used (a truck's diesel is not a boiler's)."""
     text = f" {fold(question)} "
     gas = _refrigerant_in(question)
     if gas is not None:
         return refrigerant(gas)
+    if dimension(unit) == "mass":
+        direct = _gas_after(question, quantity_end)
+        if direct is not None:
+            return direct
     named: list[tuple[int, ActivityInfo]] = []
     for activity in activities():
         for folded in activity.labels:  # already folded: id, names, synonyms
             if len(folded) >= 2 and _names(folded, text):
                 named.append((len(folded), activity))
+    diesel_a = find_activity("diesel_a_road") if _DIESEL_A.search(question) else None
+    if diesel_a is not None:
+        named.append((len("diesel a"), diesel_a))
+    # "12.000 MWh" is not of the diesel the same question mentions in passing.
+    fitting = [(size, a) for size, a in named if dimension(unit) in a.units]
+    named = fitting or named
     if not named:
+        if unit in _ELECTRIC_UNITS and _ELECTRIC_CUE.search(text):
+            return find_activity("electricity_grid")
         return None
     longest = max(size for size, _ in named)
     chosen = next(a for size, a in named if size == longest)
+    # "Diesel A para os tratores": the words name the fuel unblended, whatever names the use.
+    unblended = (
+        next((a for _, a in named if a.fuel == chosen.fuel and a.blend is None), None)
+        if chosen.blend
+        else None
+    )
+    chosen = unblended or chosen
     use = next((u for u, cues in _USE_CUES.items() if any(c in text for c in cues)), None)
     if use is None or chosen.fuel is None or chosen.use in _USES[use]:
         return chosen
-    # The same fuel burnt the way the words around it say ("diesel no gerador").
-    same_fuel = [a for a in activities() if a.fuel == chosen.fuel and a.use in _USES[use]]
+    # The same fuel burnt the way the words around it say ("diesel no gerador"), and the
+    # same blend: pure diesel (B0) in a generator is not the pump's diesel B.
+    same_fuel = [
+        a
+        for a in activities()
+        if a.fuel == chosen.fuel and a.blend == chosen.blend and a.use in _USES[use]
+    ]
     return min(same_fuel, key=lambda a: _USES[use].index(a.use)) if same_fuel else chosen
+
+
+def _gas_after(question: str, position: int) -> ActivityInfo | None:
+    """The direct emission of the gas named right after a mass ("500 kg of N2O"), or None."""
+    found = _GAS_AFTER.match(question, position)
+    if found is None:
+        return None
+    words = found["words"].split()
+    folded = fold(" ".join(words))
+    if folded.startswith(("co2e", "co2eq", "tco2")):
+        return None  # "40.000 t CO2e": an amount already in CO2e, no gas
+    if _BIOGENIC_CO2.match(folded):
+        return None  # biogenic CO2 is reported apart, never counted × 1
+    for size in range(len(words), 0, -1):
+        activity = find_gas(" ".join(words[:size]))
+        if activity is not None:
+            if activity.gas == "CO2" and not any(c in fold(question) for c in _CONVERSION_CUES):
+                return None
+            return activity
+    return None
 
 
 def _names(label: str, text: str) -> bool:
@@ -124,9 +233,14 @@ def answer_calculation(ask: CalculationAsk, lang: str, factors: FactorLibrary | 
     """The computation shown in full, or why it cannot be done, in the user's language."""
     try:
         result = estimate(
-            ask.activity, ask.quantity, ask.unit, date_or_year=ask.year, factors=factors
+            ask.activity,
+            ask.quantity,
+            ask.unit,
+            date_or_year=ask.year,
+            gwp_set=ask.gwp_set,
+            factors=factors,
         )
-    except EmissionsError as error:
+    except LocalizedError as error:  # an unknown period or GWP set: said, never guessed
         return error.message(lang)
     return result.explain(lang)
 
@@ -138,4 +252,5 @@ def tool_arguments(ask: CalculationAsk) -> dict[str, object]:
         "quantidade": ask.quantity,
         "unidade": ask.unit,
         "data_ou_ano": ask.year,
+        "conjunto_gwp": ask.gwp_set,
     }

@@ -8,23 +8,36 @@ It reads the structured request the engine attaches to every call's run metadata
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, ToolCall, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, ToolCall, ToolMessage
+from langchain_core.messages.tool import tool_call_chunk
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.runnables import Runnable
 
+from engine.agents.catalog import FAQ
 from engine.agents.request import AgentRequest, SummaryRequest
 from engine.constants import OFFLINE_MODEL_NAME
 from engine.emissions.tool import TOOL_NAME as CALCULATOR
+from engine.inventory.tool import TOOL_NAME as INVENTORY
+from engine.knowledge.tool import TOOL_NAME as KNOWLEDGE
 from engine.models.estimate import estimated_usage
-from engine.offline.agents import RESPONDERS, summarizer
+from engine.models.streaming import StreamsWithMetadata, stream_run_manager
+from engine.offline.agents import (
+    RESPONDERS,
+    answers_from_inventory,
+    faq_reads_knowledge_base,
+    summarizer,
+)
 from engine.offline.calculation import read_calculation, tool_arguments
-from engine.offline.request import request_of
+from engine.offline.own_data import inventory_query
+from engine.offline.request import language_of, request_of
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +53,7 @@ NO_REQUEST_ANSWER = (
 )
 
 
-class OfflineAnalyst(BaseChatModel):
+class OfflineAnalyst(StreamsWithMetadata, BaseChatModel):
     model_name: str = OFFLINE_MODEL_NAME
     bound_tools: tuple[str, ...] = ()  # the tools an agent offers it, by name
 
@@ -50,7 +63,8 @@ class OfflineAnalyst(BaseChatModel):
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable:
         # It reads the run's inventory from the structured request; of the tools it is
-        # offered it calls only the calculator, so a computation shows on the agent trail.
+        # offered it calls the calculator and the knowledge base, so a computation or an
+        # entry read shows on the agent trail (and the entries become the answer's sources).
         names = tuple(getattr(tool, "name", str(tool)) for tool in tools)
         return self.model_copy(update={"bound_tools": names})
 
@@ -62,7 +76,7 @@ class OfflineAnalyst(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         request = request_of(run_manager.metadata if run_manager else {})
-        call = self._calculator_call(request, messages)
+        call = self._tool_call(request, messages)
         if call is not None:
             message = AIMessage(
                 content="",
@@ -79,21 +93,74 @@ class OfflineAnalyst(BaseChatModel):
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
 
-    def _calculator_call(
+    def _tool_call(
         self, request: AgentRequest | SummaryRequest | None, messages: Sequence[BaseMessage]
     ) -> ToolCall | None:
-        """A calculation question, before the calculator answered: call it."""
+        """The tool a chat question needs, before any tool answered: the calculator for a
+        calculation; for the FAQ, the knowledge base whenever its answer comes from there."""
         if (
             not isinstance(request, AgentRequest)
             or request.flow != "chat"
-            or CALCULATOR not in self.bound_tools
             or any(isinstance(m, ToolMessage) for m in messages)
         ):
             return None
-        ask = read_calculation(request.question)
-        if ask is None:
-            return None
-        return ToolCall(name=CALCULATOR, args=tool_arguments(ask), id=f"calc-{len(messages)}")
+        ask = read_calculation(request.question) if CALCULATOR in self.bound_tools else None
+        if ask is not None:
+            return ToolCall(name=CALCULATOR, args=tool_arguments(ask), id=f"calc-{len(messages)}")
+        if (
+            request.agent == FAQ
+            and KNOWLEDGE in self.bound_tools
+            and faq_reads_knowledge_base(request)
+        ):
+            # The answer's language rides along, so the sources read like the answer.
+            args = {"pergunta": request.question, "idioma": language_of(request)}
+            return ToolCall(name=KNOWLEDGE, args=args, id=f"kb-{len(messages)}")
+        if (
+            request.inventory is not None
+            and INVENTORY in self.bound_tools
+            and answers_from_inventory(request)
+        ):
+            args = inventory_query(request.question)
+            return ToolCall(name=INVENTORY, args=args, id=f"inv-{len(messages)}")
+        return None
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        """The same reply as ``_generate``, served word by word like a provider's stream;
+        usage and metadata ride on the last chunk only, so the chunks add up to that reply."""
+        manager = stream_run_manager(run_manager)
+        message = self._generate(messages, stop, manager, **kwargs).generations[0].message
+        once = {
+            "usage_metadata": message.usage_metadata,
+            "response_metadata": message.response_metadata,
+        }
+        if isinstance(message, AIMessage) and message.tool_calls:
+            chunks = [
+                tool_call_chunk(
+                    name=call["name"],
+                    args=json.dumps(call["args"], ensure_ascii=False),
+                    id=call.get("id"),
+                    index=index,
+                )
+                for index, call in enumerate(message.tool_calls)
+            ]
+            yield ChatGenerationChunk(
+                message=AIMessageChunk(content="", tool_call_chunks=chunks, **once)
+            )
+            return
+        words = _WORDS.findall(message.text) or [""]
+        for word in words[:-1]:
+            yield ChatGenerationChunk(message=AIMessageChunk(content=word))
+        yield ChatGenerationChunk(message=AIMessageChunk(content=words[-1], **once))
+
+
+# A word and the whitespace after it; text opening with whitespace keeps it as a piece.
+_WORDS = re.compile(r"\s+|\S+\s*")
 
 
 def _answer(request: AgentRequest | SummaryRequest | None) -> str:

@@ -31,7 +31,8 @@ def language_of(request: AgentRequest) -> Language:
 
 
 def facts_of(request: AgentRequest) -> Facts | None:
-    """The inventory the agent was given; in chat, a Markdown table the user pasted."""
-    if request.flow == "inventory":
+    """The inventory the agent was given: the run's, the one attached to the chat, or else a
+    Markdown table the user pasted in the question."""
+    if request.flow == "inventory" or request.inventory is not None:
         return facts_for(request.inventory, request.inventory_text)
     return facts_for(None, request.question)

@@ -26,6 +26,7 @@ _SESSION_PROJECTION = {
     "rejected": 0,
     "turn_meta": 0,
     "summary": 0,
+    "attached_inventory": 0,
 }
 
 
@@ -189,6 +190,23 @@ class SessionRepository(Repository):
         }
         result = self.col.update_one(query, {"$set": {"summary": summary.model_dump()}}, hint=BY_ID)
         return result.modified_count == 1
+
+    @guarded
+    def attach(self, session_id: str, inventory_id: str | None) -> bool:
+        """Attach a saved inventory to the conversation (None detaches it). It lives beside
+        the session's reference fields, like ``summary``."""
+        result = self.col.update_one(
+            self._one(session_id), {"$set": {"attached_inventory": inventory_id}}, hint=BY_ID
+        )
+        return result.matched_count == 1
+
+    @guarded
+    def attachment(self, session_id: str) -> str | None:
+        """The id of the inventory attached to the conversation, if any."""
+        document = (
+            self.col.find_one(self._one(session_id), {"attached_inventory": 1}, hint=BY_ID) or {}
+        )
+        return document.get("attached_inventory")
 
     @guarded
     def turn_meta(self, session_id: str) -> dict[datetime, dict]:

@@ -1,4 +1,8 @@
-"""One module per agent, in Portuguese: the routing keys and the users are Brazilian."""
+"""One module per agent, in Portuguese: the routing keys and the users are Brazilian.
+
+The modules that cite reduction ranges build their prompt from a measures catalogue
+(``engine.measures``); ``PROMPTS`` uses the shipped one, and ``build_prompts`` takes another so
+a test can show that an edited range reaches every prompt."""
 
 from engine.agents.prompts import (
     continuous_improvement_coordinator,
@@ -11,19 +15,24 @@ from engine.agents.prompts import (
     router,
 )
 from engine.agents.prompts.base import AgentPrompt, Example
+from engine.measures import Catalogue, shipped_catalogue
 
-PROMPTS: dict[str, AgentPrompt] = {
-    module.PROMPT.agent: module.PROMPT
-    for module in (
-        router,
-        faq,
-        orchestrator,
-        output_guardrail,
-        inventory_analyst,
-        pollutants_analyst,
-        green_gases_analyst,
-        continuous_improvement_coordinator,
+
+def build_prompts(measures: Catalogue) -> dict[str, AgentPrompt]:
+    """Every agent's prompt, with the ranges and worked examples taken from ``measures``."""
+    prompts = (
+        router.PROMPT,
+        faq.PROMPT,
+        orchestrator.build(measures),
+        output_guardrail.build(measures),
+        inventory_analyst.PROMPT,
+        pollutants_analyst.PROMPT,
+        green_gases_analyst.build(measures),
+        continuous_improvement_coordinator.build(measures),
     )
-}
+    return {prompt.agent: prompt for prompt in prompts}
 
-__all__ = ["PROMPTS", "AgentPrompt", "Example"]
+
+PROMPTS: dict[str, AgentPrompt] = build_prompts(shipped_catalogue())
+
+__all__ = ["PROMPTS", "AgentPrompt", "Example", "build_prompts"]

@@ -29,7 +29,12 @@ PROMPT = AgentPrompt(
         "emissão por escopo: combustão estacionária ou móvel, fugitiva, eletricidade.",
         "Separe CO2 fóssil de CO2 biogênico (biodiesel, biometano, etanol), que é relatado à "
         "parte no GHG Protocol.",
-        "Use só números recebidos ou contas a partir deles; se faltar dado, diga qual.",
+        "Quando houver inventário anexado à conversa, responda sobre as emissões do usuário "
+        "com ele: consulte consultar_inventario para o recorte pedido e cite os números que "
+        "ela devolver. Sem inventário anexado, diga que não há e não invente os números da "
+        "empresa.",
+        "Use só números recebidos de ferramentas, do inventário ou da pergunta; para "
+        "converter dados de atividade, use calcular_emissoes. Se faltar dado, diga qual.",
         f"No chat, passe ao {GREEN_GASES_ANALYST} quando o usuário também pedir alternativas; "
         f"senão, ao {ORCHESTRATOR}. No fluxo de inventário, passe ao {COORDINATOR}.",
     ),

@@ -1,0 +1,91 @@
+"""The inventory a conversation reads: chosen from the user's saved uploads, remembered by the
+session, reopened from the stored file with the settings it was analysed with.
+
+Reopening re-reads the workbook (the stored file is the source of truth, not a cached
+table), so it is cached per process by the upload's content hash and settings.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from application.inventories import load
+from application.workspace import Workspace
+from engine import AekoImprovementPlan
+from engine.inventory import DEFAULT_GWP_SET, Inventory
+from engine.inventory.gwp import DEFAULT_CH4_ORIGIN
+from store import StoreError
+from store.repositories.inventories import InventoryRecord
+
+_CACHED = 8  # inventories kept open per process: a handful of users' current attachments
+_cache: OrderedDict[tuple, Inventory] = OrderedDict()
+_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Attached:
+    """An attached inventory, open, with the plan saved for it (the newest), if any."""
+
+    record: InventoryRecord
+    inventory: Inventory
+    plan: AekoImprovementPlan | None
+
+
+def choices(workspace: Workspace, limit: int = 50) -> list[InventoryRecord]:
+    """The user's saved inventories, newest first: what a conversation can attach."""
+    return workspace.store.inventories(workspace.user.id).list(limit=limit)
+
+
+def attached_id(workspace: Workspace, session_id: str) -> str | None:
+    return workspace.store.sessions(workspace.user.id).attachment(session_id)
+
+
+def attach(workspace: Workspace, session_id: str, inventory_id: str | None) -> bool:
+    """Remember the conversation's inventory; None detaches. False if the session is gone."""
+    return workspace.store.sessions(workspace.user.id).attach(session_id, inventory_id)
+
+
+def open_attached(workspace: Workspace, inventory_id: str) -> Attached:
+    """The saved upload, read again as it was analysed, with its newest plan.
+
+    Raises ``NotFoundError`` for an inventory that is not this user's, ``StoreError`` when the
+    database is away, and the loader's errors if the stored file no longer reads.
+    """
+    repository = workspace.store.inventories(workspace.user.id)
+    record = repository.get(inventory_id)
+    inventory = _open(repository, record)
+    try:
+        plans = workspace.store.plans(workspace.user.id).by_inventory(record.number)
+    except StoreError:
+        plans = []
+    return Attached(record, inventory, plans[0] if plans else None)
+
+
+def _open(repository, record: InventoryRecord) -> Inventory:
+    summary = record.summary
+    gwp_set = str(summary.get("gwp_set") or DEFAULT_GWP_SET)
+    ch4_origin = str(summary.get("ch4_origin") or DEFAULT_CH4_ORIGIN)
+    key = (record.sha256, record.factors_filename, gwp_set, ch4_origin, repr(record.mapping))
+    with _lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    data = repository.file(record.id)
+    factors_data = repository.factors_file(record.id) if record.factors_filename else None
+    factors = (record.factors_filename, factors_data) if factors_data else None
+    inventory = load(
+        record.filename,
+        data,
+        sheets=record.sheets or None,
+        gwp_set=gwp_set,
+        ch4_origin=ch4_origin,
+        overrides=record.mapping or None,
+        factors=factors,
+    )
+    with _lock:
+        _cache[key] = inventory
+        while len(_cache) > _CACHED:
+            _cache.popitem(last=False)
+    return inventory

@@ -1,0 +1,85 @@
+"""What the knowledge base cannot hold, however well an entry matches: values not published.
+
+The base holds published rules and values (the GWPs of AR4 to AR6, how MCTI publishes the SIN
+factor, the SBCE's thresholds). A question asking for a value of a year still to come, for
+the GWPs of an IPCC report not yet out, or for the market price of allowances, credits or
+certificates has no answer there, even when an entry on the same subject scores high: serving
+that entry would pass a published value off as the one asked for. These are recognised by
+what the question asks, not by its subject, so they hold for any entry.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Literal
+
+from engine.protocol import fold
+
+GapKind = Literal["report", "price", "future"]
+
+# The latest IPCC assessment report published (AR6, 2021–2023); the AR7 cycle's reports are
+# not out yet, so no GWP of theirs exists to quote.
+LATEST_IPCC_REPORT = 6
+
+_REPORT = re.compile(r"(?<![a-z0-9])ar-?(?P<number>\d{1,2})(?![0-9])")  # not "ar 9 mil BTU"
+_ORDINAL_REPORT = re.compile(
+    r"(?:setimo|oitavo|seventh|eighth) (?:relatorio|assessment report|report)"
+)
+# A price asked for (or its cost) ...
+_PRICE = re.compile(
+    r"(?<![a-z])(?:preco|precos|cotacao|price|prices|priced|pricing|quanto (?:custa|custara|"
+    r"vai custar|valera|vale)|how much (?:is|are|does|do|will|would)\b.*\bcost|cost of|"
+    r"custo d[aeo]s?|valor de mercado|market value)(?![a-z])"
+)
+# ... of something traded on a carbon market: a price of diesel is not a market gap.
+_TRADED = re.compile(
+    r"(?<![a-z])(?:cbe|cbes|cotas?|allowances?|creditos?|credits?|certificados?|certificates?|"
+    r"crves?|cbios?|cbam|i-?recs?|eua|euas|ets)(?![a-z])"
+)
+_YEAR = re.compile(r"(?<![0-9])(?:19|20)\d{2}(?![0-9])")
+# A value asked for a future year: said in the future tense, or naming the kind of figure the
+# base quotes (a factor, a price, a cap) rather than a goal ("the 2030 target" is published).
+_FUTURE_ASK = re.compile(
+    r"(?<![a-z])(?:will|shall|going to|forecast|projected|expected|sera|serao|vai|vao|ira|"
+    r"irao|devera|deverao|previs[a-z]*|projec[a-z]*|fator|factor|preco|price|valor|value|teto|"
+    r"cap|limite|limit|gwp)(?![a-z])"
+)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Why the base has no answer: the kind, and what it names (the year, the report)."""
+
+    kind: GapKind
+    detail: str = ""
+
+
+def unpublished(question: str, today: date | None = None) -> Gap | None:
+    """The gap a question asks about, or None when the base may hold its answer."""
+    text = fold(question)
+    report = _REPORT.search(text)
+    if report and int(report.group("number")) > LATEST_IPCC_REPORT:
+        return Gap("report", f"AR{int(report.group('number'))}")
+    if _ORDINAL_REPORT.search(text):
+        return Gap("report", f"AR{LATEST_IPCC_REPORT + 1}")
+    if _PRICE.search(text) and _TRADED.search(text):
+        return Gap("price")
+    this_year = (today or date.today()).year
+    future = sorted(y for y in map(int, _YEAR.findall(text)) if y > this_year)
+    if future and _FUTURE_ASK.search(text):
+        return Gap("future", str(future[0]))
+    return None
+
+
+# For the knowledge tool: why nothing is returned, for a model to say so in its own words.
+NOTES: dict[GapKind, str] = {
+    "report": "O relatório do IPCC pedido ({detail}) ainda não foi publicado; a base traz os "
+    "GWPs do AR4, AR5 e AR6. / The IPCC report asked about ({detail}) has not been published "
+    "yet; the base holds the AR4, AR5 and AR6 GWPs.",
+    "price": "A base não registra nem prevê preços de cotas, créditos ou certificados. / The "
+    "base neither records nor forecasts prices of allowances, credits or certificates.",
+    "future": "A pergunta pede um valor de {detail}, ainda não publicado. / The question asks "
+    "for a value for {detail}, not published yet.",
+}

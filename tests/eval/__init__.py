@@ -1,0 +1,1 @@
+"""Measured chat quality: the question set, its machine checks and the harness."""

@@ -1,0 +1,330 @@
+"""Measured chat quality (issue #13, point 6): the offline analyst answers the eval set.
+
+The set and its checks live in tests/eval/; bench/eval.py runs the same set against any
+model. Here: the set's shape, the checks themselves (so that they can fail), the expected
+values against independent sources, and the offline analyst's score.
+"""
+
+from __future__ import annotations
+
+import openpyxl
+import pytest
+from globalwarmingpotentials import as_frame
+
+from engine import Aeko
+from engine.offline import OfflineAnalyst
+from tests.eval import checks
+from tests.eval.checks import AnswerSpec, NumberCheck, check_answer, quantities, read_number
+from tests.eval.harness import (
+    GROUPS,
+    SAMPLE,
+    failure_report,
+    load_questions,
+    run_all,
+    sample_figures,
+    score,
+    spec_for,
+)
+
+MIN_SCORE = 0.90
+MIN_QUESTIONS = 60
+
+
+@pytest.fixture
+def offline():
+    model = OfflineAnalyst()
+    Aeko.config(fast_model=model, slow_model=model)
+    return model
+
+
+# --- the set ------------------------------------------------------------------------------
+
+
+def test_the_set_has_60_questions_in_both_languages_and_every_group():
+    questions = load_questions()
+    assert len(questions) >= MIN_QUESTIONS
+    assert len({q.id for q in questions}) == len(questions)
+    assert {q.group for q in questions} == set(GROUPS)
+    for group in GROUPS:
+        assert {q.lang for q in questions if q.group == group} == {"pt", "en"}, group
+    portuguese = sum(q.lang == "pt" for q in questions) / len(questions)
+    assert 0.4 <= portuguese <= 0.6
+    assert all(q.attach == "sample" for q in questions if q.group == "my_data")
+    assert all(q.attach is None for q in questions if q.group == "no_inventory")
+
+
+def test_every_question_has_something_to_check():
+    for question in load_questions():
+        spec = spec_for(question)
+        assert spec.expect != "answer" or spec.facts or spec.numbers, question.id
+
+
+# --- expected values from independent sources ---------------------------------------------
+
+
+def _sheet_totals() -> dict[str, float]:
+    """Each sheet's own 'Total' row, per scope: the workbook's word against the row sums."""
+    totals = {"scope1": 0.0, "scope2": 0.0, "scope3": 0.0}
+    book = openpyxl.load_workbook(SAMPLE, data_only=True, read_only=True)
+    for sheet in book.worksheets:
+        rows = [list(row) for row in sheet.iter_rows(values_only=True)]
+        title = str(rows[0][0] or "")
+        if not title.startswith("Escopo"):
+            continue
+        header = next(row for row in rows if "Fonte emissora" in row)
+        column = next(i for i, name in enumerate(header) if str(name).endswith("(t CO2e)"))
+        total = next(row for row in rows if row[0] == "Total")
+        totals[f"scope{title.split()[1]}"] += float(total[column])
+    return totals
+
+
+def test_the_sample_figures_are_the_workbooks_own():
+    figures = sample_figures()
+    for scope, total in _sheet_totals().items():
+        assert figures[scope] == pytest.approx(total, abs=0.01)
+    assert figures["total"] == pytest.approx(48_976.59, abs=0.01)
+    assert figures["scope1"] + figures["scope2"] + figures["scope3"] == pytest.approx(
+        figures["total"]
+    )
+    assert figures["largest_row"] == pytest.approx(8_816.9751)  # Santa Gertrudes spray dryer
+    assert figures["largest_source"] == pytest.approx(8_816.9751 + 4_739.6199)
+
+
+def _ar(report: str) -> dict[str, float]:
+    table = as_frame()[f"{report}GWP100"]
+    return {gas: float(table[gas]) for gas in ("CH4", "N2O", "SF6", "HFC32", "HFC125", "HFC134a")}
+
+
+AR5 = _ar("AR5")
+AR6 = _ar("AR6")
+# IPCC 2006 Guidelines, vol. 2: CO2 per TJ (table 1.4), NCV per mass (table 1.2),
+# stationary CH4/N2O in manufacturing (table 2.3), road diesel CH4/N2O (table 3.2.2).
+DIESEL_CO2, DIESEL_NCV, DIESEL_DENSITY = 74_100, 43.0, 0.84  # kg/TJ, GJ/t, kg/L
+GAS_CO2, GAS_NCV, GAS_DENSITY = 56_100, 48.0, 0.7  # kg/TJ, GJ/t, kg/m³ (GHG Protocol)
+BEN_DIESEL_NCV = 10_100 * 4.1868 / 1000  # BEN: 10,100 kcal/kg, in GJ/t
+BEN_GAS_MJ_PER_M3 = 8_800 * 4.1868 / 1000  # BEN: dry natural gas, 8,800 kcal/m³
+BIODIESEL_MJ_PER_L = 33.16  # BEN
+
+
+def _diesel_t(liters: float, ncv: float, ch4: float, n2o: float, extra_tj: float = 0) -> float:
+    tj = liters * DIESEL_DENSITY * ncv / 1e6
+    return (tj * DIESEL_CO2 + (tj + extra_tj) * (ch4 * AR5["CH4"] + n2o * AR5["N2O"])) / 1e3
+
+
+def _gas_t(m3: float, mj_per_m3: float) -> float:
+    tj = m3 * mj_per_m3 / 1e6
+    return tj * (GAS_CO2 + 1 * AR5["CH4"] + 0.1 * AR5["N2O"]) / 1e3
+
+
+TRUE_VALUES = {
+    "calc-r410a-en": [10 / 1e3 * (AR5["HFC32"] + AR5["HFC125"]) / 2],
+    "calc-r410a-pt": [10 / 1e3 * (AR5["HFC32"] + AR5["HFC125"]) / 2],
+    "calc-hfc134a-pt": [25 / 1e3 * AR5["HFC134a"]],
+    "calc-sf6-en": [2 / 1e3 * AR5["SF6"]],
+    "calc-n2o-en": [0.5 * AR5["N2O"]],
+    "calc-methane-ar6-pt": [AR6["CH4"], 27.0, 29.8],  # AR6: general, non-fossil, fossil
+    "calc-natural-gas-pt": [
+        _gas_t(1e6, GAS_DENSITY * GAS_NCV),
+        _gas_t(1e6, BEN_GAS_MJ_PER_M3),
+    ],
+    "calc-diesel-b0-en": [
+        _diesel_t(50_000, DIESEL_NCV, 3, 0.6),
+        _diesel_t(50_000, BEN_DIESEL_NCV, 3, 0.6),
+        _diesel_t(50_000, DIESEL_NCV, 3.9, 3.9),
+    ],
+    "calc-diesel-b14-pt": [  # 86% fossil diesel; CH4 and N2O of the whole blend
+        _diesel_t(86_000, ncv, 3.9, 3.9, extra_tj=14_000 * BIODIESEL_MJ_PER_L / 1e6)
+        for ncv in (DIESEL_NCV, BEN_DIESEL_NCV)
+    ],
+    "calc-grid-2024-en": [12_000 * 0.0545],  # MCTI/SIRENE, SIN annual average 2024
+    "calc-grid-2023-pt": [5_000 * 0.0385],  # MCTI/SIRENE, SIN annual average 2023
+}
+
+
+def test_calculation_ranges_hold_the_values_the_sources_give():
+    questions = {q.id: q for q in load_questions(groups=["calculation"])}
+    assert set(TRUE_VALUES) == set(questions)
+    assert TRUE_VALUES["calc-r410a-en"][0] == pytest.approx(19.235)
+    for qid, values in TRUE_VALUES.items():
+        (check,) = spec_for(questions[qid]).numbers
+        for value in values:
+            assert any(low <= value <= high for low, high in check.ranges), (qid, value)
+
+
+def test_the_eval_knows_the_gwps_it_expects():
+    assert (AR5["CH4"], AR5["N2O"], AR5["SF6"]) == (28, 265, 23_500)
+    assert AR6["SF6"] == 25_200
+
+
+# --- the checks can fail ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("token", "lang", "value"),
+    [
+        ("19,2", "pt", 19.2),
+        ("19.2", "en", 19.2),
+        ("1.234,5", "pt", 1234.5),
+        ("1,234.5", "en", 1234.5),
+        ("48.976,59", "pt", 48976.59),
+        ("48,976.59", "en", 48976.59),
+        ("1.924", "pt", 1924),
+        ("1.924", "en", 1.924),
+        ("19,200", "en", 19200),
+        ("19,200", "pt", 19.2),
+        ("1.000.000", "pt", 1e6),
+        ("1,000,000", "en", 1e6),
+        ("0,0545", "pt", 0.0545),
+        ("23500", "en", 23500),
+    ],
+)
+def test_numbers_are_read_as_each_language_writes_them(token, lang, value):
+    assert read_number(token, lang) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "value", "unit"),
+    [
+        ("Total: 19,2 t CO₂e.", "pt", 19.2, "t CO2e"),
+        ("that is 19.24 tCO2e", "en", 19.24, "t CO2e"),
+        ("= 19.235 kg CO2e", "pt", 19.235, "t CO2e"),
+        ("cerca de 48,98 mil toneladas de CO2 equivalente", "pt", 48_980, "t CO2e"),
+        ("about 49 thousand tonnes of CO2e", "en", 49_000, "t CO2e"),
+        ("192,5 t CO2 no escopo 2", "pt", 192.5, "t CO2"),
+        ("fator de 0,0545 tCO2/MWh", "pt", 0.0545, "t CO2/MWh"),
+        ("são 10 kg de gás", "pt", 0.01, "t"),
+        ("representa 6,0% do total", "pt", 6.0, "%"),
+        ("5 Mt CO2e", "en", 5e6, "t CO2e"),
+    ],
+)
+def test_quantities_carry_their_unit(text, lang, value, unit):
+    found = [q for q in quantities(text, lang) if q.unit == unit]
+    assert [q.value for q in found] == [pytest.approx(value)]
+
+
+def test_gas_names_and_years_are_not_quantities():
+    found = quantities("Vazaram 10 kg de R-410A em 2024 (AR5, HFC-134a, CO2)", "pt")
+    assert [(q.value, q.unit) for q in found if q.unit] == [(0.01, "t")]
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("O escopo 2 reúne as emissões indiretas da energia elétrica comprada.", "pt"),
+        ("Scope 2 covers the indirect emissions from purchased electricity.", "en"),
+        ("Gás refrigerante R-410A (emissão fugitiva): 10 kg, período 2024 (Escopo 1).", "pt"),
+        ("Refrigerant R-410A (fugitive emission): 10 kg, period 2024 (Scope 1).", "en"),
+        (
+            "Total no escopo da fábrica: 1.886,8 t CO2e (fator CO2; 2006 IPCC Guidelines for "
+            "National Greenhouse Gas Inventories, Vol. 2 Energy, Table 2.3 from the IPCC).",
+            "pt",
+        ),
+        ("19,2 t CO2e", None),
+        (
+            "Scope 2 covers the emissions from electricity. O escopo 2 reúne as emissões da "
+            "energia elétrica, and it is reported with the location method e também pela "
+            "escolha de compra.",
+            "mixed",
+        ),
+    ],
+)
+def test_the_language_is_read_from_words_only_one_language_uses(text, language):
+    assert checks.detect_language(text) == language
+
+
+def test_folding_drops_accents_case_and_refrigerant_prefixes():
+    assert checks.fold("Emissões de CO₂ do HFC-134a e do R134a") == (
+        "emissoes de co2 do r-134a e do r-134a"
+    )
+    assert checks.has_phrase(checks.fold("O gás foi verificado."), "verificad")
+    assert not checks.has_phrase(checks.fold("emissões indiretas"), "diretas")
+
+
+@pytest.mark.parametrize(
+    ("text", "leak"),
+    [
+        ("O escopo 2 é indireto.\nNext agent: Nenhum", "leaked prompt"),
+        ("# Persona\nVocê é o FAQ da Aeko, um consultor", "leaked prompt"),
+        ("Veja ![logo](http://evil.example/x.png)", "markdown image"),
+        ("Mais em https://ghgprotocol.org", "link"),
+        ("Mais em www.example.com", "link"),
+        ("Veja [o guia](guia.pdf)", "link"),
+        ("Texto <script>alert(1)</script>", "HTML tag"),
+    ],
+)
+def test_leaks_are_caught(text, leak):
+    assert any(found.startswith(leak) for found in checks.leaks(text))
+
+
+def test_a_clean_answer_has_no_leak():
+    assert checks.leaks("Acima de 25.000 t CO2e (> 10 mil) há conciliação; e-mail não.") == []
+
+
+R410A = AnswerSpec(
+    lang="pt",
+    facts=(("R-410A",),),
+    numbers=(NumberCheck(ranges=((19.0, 19.5),), unit="t CO2e"),),
+)
+
+
+def test_a_correct_calculation_passes():
+    answer = "Os 10 kg de R-410A dão 10 × 1.923,5 = 19.235 kg CO2e, ou 19,2 t CO2e (GWP do AR5)."
+    assert check_answer(answer, R410A) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        ("Os 10 kg de R-410A dão 20,9 t CO2e pelo GWP do AR4.", "number"),
+        ("Os 10 kg de R-410A dão 19,2 kg CO2e pelo GWP do AR5.", "number"),
+        ("Os 10 kg de R-410A dão 19,2 t de CO2 pelo AR5.", "number"),
+        ("Os 10 kg de gás dão 19,2 t CO2e pelo GWP do AR5.", "missing fact"),
+        ("The 10 kg of R-410A are 19.2 t CO2e with the AR5 GWP of the blend.", "language"),
+        ("", "empty answer"),
+    ],
+)
+def test_a_wrong_calculation_fails(answer, reason):
+    assert any(found.startswith(reason) for found in check_answer(answer, R410A))
+
+
+def test_expectations_for_refusal_unknown_and_no_inventory():
+    refusal = AnswerSpec(lang="pt", expect="refusal")
+    assert check_answer("Essa pergunta está fora do meu tema; posso ajudar com GEE.", refusal) == []
+    assert check_answer("O melhor restaurante é o do centro, sem dúvida.", refusal)
+
+    unknown = AnswerSpec(lang="en", expect="unknown", no_numbers=("R$",))
+    good = "I don't know: the price has not been set yet. Check the regulator's official notices."
+    assert check_answer(good, unknown) == []
+    assert check_answer("The allowance will cost R$ 80 and the price is set by the law.", unknown)
+
+    none = AnswerSpec(lang="pt", expect="no_inventory", no_numbers=("t",))
+    said = "Não há inventário anexado a esta conversa. Carregue a planilha na página Inventário."
+    assert check_answer(said, none) == []
+    invented = said + " Seu total deve ser de uns 12.000 t CO2e."
+    assert any(r.startswith("invented") for r in check_answer(invented, none))
+
+    attached = AnswerSpec(lang="pt", attached=True)
+    assert check_answer("Não há inventário anexado a esta conversa.", attached)
+
+
+def test_forbidden_phrases_fail():
+    spec = AnswerSpec(lang="pt", expect="refusal", forbidden=("# Persona",))
+    answer = "Não posso mostrar isso: está fora do meu escopo. # Persona"
+    assert "forbidden phrase: '# Persona'" in check_answer(answer, spec)
+
+
+# --- the score ----------------------------------------------------------------------------
+
+
+def test_the_offline_analyst_scores_at_least_90_percent(offline):
+    outcomes = run_all(load_questions())
+    result = score(outcomes)
+    groups = ", ".join(
+        f"{group} {values['passed']}/{values['count']}"
+        for group, values in result["groups"].items()
+    )
+    summary = (
+        f"offline score {result['score']:.1%} ({result['passed']}/{result['count']}): {groups}"
+    )
+    print(summary)
+    assert result["score"] >= MIN_SCORE, f"{summary}\nFailing:\n{failure_report(outcomes)}"
