@@ -13,6 +13,7 @@ from uuid import uuid4
 
 from application.exports import plan_markdown
 from application.outbox import Write
+from application.planning import PlanInputs
 from application.workspace import Workspace
 from engine import (
     AekoBudgetExceededError,
@@ -130,6 +131,7 @@ def analyse(
     *,
     previous: AekoImprovementPlan | None = None,
     factors: FactorFile | None = None,
+    planning: PlanInputs | None = None,
 ) -> Iterator[EngineEvent | PlanEnded]:
     """Save the upload (with the user's factor file, if any), run the inventory flow, save
     the plan and the usage.
@@ -154,8 +156,15 @@ def analyse(
         if previous is not None:
             analyzer.set_context(plan_markdown(previous, title=_PREVIOUS_REPORT_TITLE, lang="pt"))
         plan: AekoImprovementPlan | None = None
+        planning = planning or PlanInputs()
         for event in analyzer.stream(
-            inventory, id_external_inventory=record.number, budget=budget, run_id=run_id
+            inventory,
+            id_external_inventory=record.number,
+            budget=budget,
+            run_id=run_id,
+            target=planning.target,
+            catalogue=planning.catalogue,
+            costs=planning.costs,
         ):
             if isinstance(event, RunFinished):
                 plan = event.result  # type: ignore[assignment]
@@ -190,4 +199,7 @@ def analyse(
     )
     outbox.submit(store, usage)
     saved = outbox.submit(store, Write.plan(user_id, plan, run_id))
+    if plan.actions is not None:
+        write = Write.plan_actions(user_id, run_id, record.number, plan.actions)
+        saved = outbox.submit(store, write) and saved
     yield PlanEnded("planned", run_id, record, plan, saved=saved)

@@ -12,11 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from engine.actions.model import PlanActions
 from engine.dto import AekoConversationSummary, AekoImprovementPlan, AekoMessage, AekoUsage
 from store.client import Store
 from store.errors import StoreUnavailableError
 
-Kind = Literal["complete_turn", "reject_turn", "save_plan", "record_usage", "save_summary"]
+Kind = Literal[
+    "complete_turn",
+    "reject_turn",
+    "save_plan",
+    "save_plan_actions",
+    "record_usage",
+    "save_summary",
+]
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,16 @@ class Write:
         return cls("save_plan", user_id, {"plan": plan, "run_id": run_id})
 
     @classmethod
+    def plan_actions(
+        cls, user_id: str, run_id: str, inventory_number: int, actions: PlanActions
+    ) -> Write:
+        return cls(
+            "save_plan_actions",
+            user_id,
+            {"run_id": run_id, "id_external_inventory": inventory_number, "actions": actions},
+        )
+
+    @classmethod
     def usage(
         cls,
         user_id: str,
@@ -96,6 +114,8 @@ class Write:
     def apply(self, store: Store) -> None:
         if self.kind == "save_plan":
             store.plans(self.user_id).save(**self.args)
+        elif self.kind == "save_plan_actions":
+            store.plan_actions(self.user_id).save(**self.args)
         elif self.kind == "record_usage":
             store.usage(self.user_id).record(**self.args)
         else:

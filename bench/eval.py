@@ -1,13 +1,16 @@
 """Chat quality: the eval question set run against a configured model, scored per group.
 
-    .venv/bin/python -m bench.eval [--model MODEL] [--group GROUP ...] [--answers]
+    .venv/bin/python -m bench.eval [--model MODEL] [--set main|holdout] [--group GROUP ...]
+        [--answers]
 
 ``--model`` is a Gemini model id (key from GEMINI_API_KEY or GOOGLE_API_KEY), any
 ``provider:model`` (key from OPENAI_API_KEY or ANTHROPIC_API_KEY; ollama needs none), or
 ``offline`` (the default): the deterministic offline analyst that CI scores. The same model
 serves both tiers. The questions and their machine checks are tests/eval/questions.toml and
-tests/eval/checks.py. Prints one JSON object: the model, the total score, each group's score
-and count, every failure with its reasons (and answer, with ``--answers``), elapsed seconds.
+tests/eval/checks.py; ``--set holdout`` runs tests/eval/holdout.toml instead, the held-out
+questions never used to tune the engine. Prints one JSON object: the model (and the set,
+if not the main one), the total score, each group's score and count, every failure with its
+reasons (and answer, with ``--answers``), elapsed seconds.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine import Aeko
 from engine.offline import OFFLINE_MODEL_NAME, OfflineAnalyst
 from settings import load_settings
-from tests.eval.harness import GROUPS, Outcome, load_questions, run_all, score
+from tests.eval.harness import GROUPS, SETS, Outcome, load_questions, run_all, score
 
 OFFLINE = "offline"
 
@@ -60,17 +63,19 @@ def failure(outcome: Outcome, *, with_answer: bool) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--model", default=OFFLINE, help="Gemini id, provider:model or offline")
+    parser.add_argument("--set", default="main", choices=SETS, help="question set")
     parser.add_argument("--group", action="append", choices=GROUPS, help="repeatable")
     parser.add_argument("--answers", action="store_true", help="include failing answers")
     args = parser.parse_args()
     name = configure(args.model)
-    questions = load_questions(groups=args.group)
+    questions = load_questions(SETS[args.set], groups=args.group)
     started = time.perf_counter()
     outcomes = run_all(questions)
     elapsed = time.perf_counter() - started
     result = score(outcomes)
     report = {
         "model": name,
+        **({"set": args.set} if args.set != "main" else {}),
         "score": result["score"],
         "passed": result["passed"],
         "count": result["count"],

@@ -425,6 +425,204 @@ TEXTS: dict[str, dict[str, str]] = {
     "inv_previous_none": {"pt": "Nenhum", "en": "None"},
     "inv_analyze": {"pt": "Analisar e gerar o plano", "en": "Analyse and write the plan"},
     "inv_plan": {"pt": "Plano de melhoria", "en": "Improvement plan"},
+    "sbce_title": {"pt": "Prontidão para o SBCE", "en": "SBCE readiness"},
+    "sbce_none": {
+        "pt": "Nenhuma emissão de escopo 1 por unidade neste inventário.",
+        "en": "No Scope 1 emissions by facility in this inventory.",
+    },
+    "sbce_facility": {"pt": "Instalação", "en": "Installation"},
+    "sbce_scope1": {"pt": "Escopo 1 (t CO2e/ano)", "en": "Scope 1 (t CO2e/yr)"},
+    "sbce_status": {"pt": "Obrigação no SBCE", "en": "SBCE obligation"},
+    "sbce_near": {"pt": "Atenção", "en": "Watch"},
+    "sbce_below": {
+        "pt": "abaixo de 10.000 t: sem obrigação",
+        "en": "below 10,000 t: no obligation",
+    },
+    "sbce_monitoring": {
+        "pt": "plano de monitoramento e relato anual",
+        "en": "monitoring plan and annual report",
+    },
+    "sbce_allowances": {
+        "pt": "monitoramento, relato e entrega de cotas (CBE/CRVE)",
+        "en": "monitoring, report and surrendering allowances (CBE/CRVE)",
+    },
+    "sbce_near_monitoring": {"pt": "a menos de 10% de 10.000 t", "en": "within 10% of 10,000 t"},
+    "sbce_near_allowances": {"pt": "a menos de 10% de 25.000 t", "en": "within 10% of 25,000 t"},
+    "sbce_threshold_monitoring": {"pt": "10.000 t CO2e/ano", "en": "10,000 t CO2e/yr"},
+    "sbce_threshold_allowances": {"pt": "25.000 t CO2e/ano", "en": "25,000 t CO2e/yr"},
+    "sbce_near_warning": {
+        "pt": "{facility} está a menos de 10% do limite de {threshold} do SBCE.",
+        "en": "{facility} is within 10% of the SBCE's {threshold} threshold.",
+    },
+    "sbce_rule": {
+        "pt": "Lei 15.042/2024: os limites valem por instalação ou fonte (escopo 1), não pela "
+        "empresa somada; acima de 10.000 t CO2e/ano, plano de monitoramento e relato anual; "
+        "acima de 25.000 t, também a conciliação periódica com cotas. O órgão gestor pode "
+        "elevar os limites na regulamentação.",
+        "en": "Law 15.042/2024: thresholds apply per installation or source (Scope 1), not to "
+        "the company's sum; above 10,000 t CO2e/yr, a monitoring plan and annual report; above "
+        "25,000 t, also periodic reconciliation with allowances. The regulator may raise the "
+        "thresholds.",
+    },
+    # the plan card: actions, MACC, path
+    "pc_actions": {"pt": "Ações", "en": "Actions"},
+    "pc_macc": {
+        "pt": "Curva de custo marginal de abatimento (MACC)",
+        "en": "Marginal abatement cost curve (MACC)",
+    },
+    "pc_macc_none": {
+        "pt": "Nenhuma ação com custo conhecido: a curva fica vazia.",
+        "en": "No action with a known cost: the curve is empty.",
+    },
+    "pc_unknown": {
+        "pt": "Custo desconhecido (fora da curva): {names}.",
+        "en": "Cost unknown (not on the curve): {names}.",
+    },
+    "pc_path": {"pt": "Meta e trajetória", "en": "Target and trajectory"},
+    "pc_no_actions": {
+        "pt": "Este plano foi salvo sem ações calculadas.",
+        "en": "This plan was saved without computed actions.",
+    },
+    "pc_reduction": {"pt": "Redução (t CO2e/ano)", "en": "Reduction (t CO2e/yr)"},
+    "pc_market": {
+        "pt": "Escopo 2 por mercado, à parte: {range} t CO2e/ano",
+        "en": "Market-based Scope 2, apart: {range} t CO2e/yr",
+    },
+    "pc_cost": {"pt": "Custo médio (R$/t CO2e)", "en": "Average cost (R$/t CO2e)"},
+    "pc_cost_help": {
+        "pt": "Média ponderada pela redução média das ações com custo conhecido.",
+        "en": "Mean weighted by the mid reduction of the actions with a known cost.",
+    },
+    "pc_cost_unknown": {"pt": "custo desconhecido", "en": "cost unknown"},
+    "pc_unknown_count": {
+        "pt": "{known} de {total} ações com custo conhecido; {n} com custo desconhecido (fora "
+        "da média).",
+        "en": "{known} of {total} actions with a known cost; {n} with unknown cost (left out "
+        "of the average).",
+    },
+    "pc_all_known": {
+        "pt": "Todas as {total} ações com custo conhecido.",
+        "en": "All {total} actions have a known cost.",
+    },
+    "pc_count": {"pt": "Ações", "en": "Actions"},
+    "pc_unknown_short": {"pt": "{n} com custo desconhecido", "en": "{n} with cost unknown"},
+    "pc_no_actions_short": {"pt": "sem ações calculadas", "en": "no computed actions"},
+    "pc_target_met": {"pt": "Meta atingida", "en": "Target met"},
+    "pc_target_short": {"pt": "Meta não atingida", "en": "Target not met"},
+    "pc_no_target": {"pt": "Sem meta", "en": "No target"},
+    "pc_compare": {"pt": "Comparar dois planos", "en": "Compare two plans"},
+    "pc_compare_first": {"pt": "Plano A", "en": "Plan A"},
+    "pc_compare_second": {"pt": "Plano B", "en": "Plan B"},
+    "pc_compare_same": {
+        "pt": "Escolha dois planos diferentes.",
+        "en": "Choose two different plans.",
+    },
+    "pc_compare_difference": {
+        "pt": "**Diferença (B − A)**: redução de {low} a {high} t CO2e/ano ({mid} na média).",
+        "en": "**Difference (B − A)**: reduction of {low} to {high} t CO2e/yr ({mid} mid).",
+    },
+    "pc_compare_cost": {
+        "pt": " Custo médio: {cost} R$/t CO2e.",
+        "en": " Average cost: {cost} R$/t CO2e.",
+    },
+    "pc_compare_missing": {
+        "pt": "Sem diferença a calcular: um dos planos foi salvo sem ações calculadas.",
+        "en": "No difference to compute: one of the plans was saved without computed actions.",
+    },
+    "cmp_title": {"pt": "Comparar com um inventário salvo", "en": "Compare with a saved inventory"},
+    "cmp_none": {"pt": "Escolha um inventário", "en": "Choose an inventory"},
+    "cmp_with": {"pt": "Inventário anterior", "en": "Earlier inventory"},
+    "cmp_gwp": {
+        "pt": "Conjuntos de GWP diferentes ({now} agora, {before} antes): recalcule o anterior "
+        "com o mesmo conjunto antes de comparar.",
+        "en": "Different GWP sets ({now} now, {before} before): recompute the earlier one with "
+        "the same set before comparing.",
+    },
+    "cmp_scope": {"pt": "Escopo", "en": "Scope"},
+    "cmp_category": {"pt": "Categoria", "en": "Category"},
+    "cmp_before": {"pt": "Antes (t CO2e)", "en": "Before (t CO2e)"},
+    "cmp_now": {"pt": "Agora (t CO2e)", "en": "Now (t CO2e)"},
+    "cmp_change": {"pt": "Variação (t CO2e)", "en": "Change (t CO2e)"},
+    "cmp_change_pct": {"pt": "Variação (%)", "en": "Change (%)"},
+    "whatif_title": {"pt": "E se…", "en": "What if…"},
+    "whatif_caption": {
+        "pt": "Marque as ações, mude a fração de um combustível ou o refrigerante, e veja o "
+        "inventário por escopo antes e depois. As reduções seguem as mesmas regras do plano.",
+        "en": "Tick actions, change a fuel share or a refrigerant, and see the inventory by "
+        "scope before and after. Reductions follow the plan's own rules.",
+    },
+    "whatif_open": {"pt": "Cenário", "en": "Scenario"},
+    "whatif_plan_default": {"pt": "As ações do plano", "en": "The plan's actions"},
+    "whatif_share": {"pt": "Fração da atividade (%)", "en": "Share of the activity (%)"},
+    "whatif_refrigerant": {"pt": "Refrigerante novo", "en": "New refrigerant"},
+    "whatif_name": {"pt": "Nome do cenário", "en": "Scenario name"},
+    "whatif_save": {"pt": "Salvar cenário", "en": "Save scenario"},
+    "whatif_saved": {
+        "pt": "Cenário {name} salvo com o plano.",
+        "en": "Scenario {name} saved with the plan.",
+    },
+    "whatif_figure": {"pt": "Escopo", "en": "Scope"},
+    "whatif_before": {"pt": "Antes (t CO2e)", "en": "Before (t CO2e)"},
+    "whatif_after": {"pt": "Depois (t CO2e)", "en": "After (t CO2e)"},
+    "whatif_cut": {"pt": "Redução (t CO2e/ano)", "en": "Reduction (t CO2e/yr)"},
+    "whatif_scope1": {"pt": "Escopo 1", "en": "Scope 1"},
+    "whatif_scope2_location": {"pt": "Escopo 2 (localização)", "en": "Scope 2 (location)"},
+    "whatif_scope2_market": {
+        "pt": "Escopo 2 (escolha de compra, à parte)",
+        "en": "Scope 2 (market-based, apart)",
+    },
+    "whatif_scope3": {"pt": "Escopo 3", "en": "Scope 3"},
+    "whatif_total": {"pt": "Total do inventário", "en": "Inventory total"},
+    "whatif_market_apart": {
+        "pt": "O total usa o escopo 2 por localização; o de escolha de compra é mostrado à "
+        "parte e nunca somado.",
+        "en": "The total uses location-based Scope 2; market-based is shown apart, never added.",
+    },
+    "whatif_market_baseline": {
+        "pt": "O inventário não traz o escopo 2 por escolha de compra: sem instrumentos "
+        "contratuais, ele parte do mesmo valor da localização.",
+        "en": "The inventory has no market-based Scope 2: with no contractual instruments it "
+        "starts from the location-based figure.",
+    },
+    "whatif_biogenic": {
+        "pt": "CO2 biogênico acrescentado, fora dos escopos: {value} t.",
+        "en": "Biogenic CO2 added, outside the scopes: {value} t.",
+    },
+    "plan_target": {"pt": "Meta de redução", "en": "Reduction target"},
+    "plan_target_on": {"pt": "Planejar contra uma meta", "en": "Plan against a target"},
+    "plan_base_year": {"pt": "Ano-base", "en": "Base year"},
+    "plan_percent": {"pt": "Redução (%)", "en": "Reduction (%)"},
+    "plan_target_year": {"pt": "Ano da meta", "en": "Target year"},
+    "plan_target_help": {
+        "pt": "Sugestão: trajetória linear de 4,2% do ano-base por ano, alinhada a 1,5 °C "
+        "(SBTi, meta absoluta).",
+        "en": "Suggested: a linear path of 4.2% of the base year per year, 1.5 °C-aligned "
+        "(SBTi, absolute target).",
+    },
+    "plan_measures": {"pt": "Catálogo de medidas e custos", "en": "Measure catalogue and costs"},
+    "plan_catalogue_upload": {
+        "pt": "Seu catálogo de medidas (CSV)",
+        "en": "Your measure catalogue (CSV)",
+    },
+    "plan_costs_upload": {
+        "pt": "Suas cotações de custo por medida (CSV)",
+        "en": "Your cost quotes per measure (CSV)",
+    },
+    "plan_catalogue_download": {
+        "pt": "Baixar o catálogo da Aeko para editar",
+        "en": "Download Aeko's catalogue to edit",
+    },
+    "plan_costs_sample": {
+        "pt": "Custos: cotações ilustrativas da empresa fictícia do exemplo, não dados de mercado.",
+        "en": "Costs: illustrative quotes of the sample's fictional company, not market data.",
+    },
+    "plan_costs_none": {
+        "pt": "Sem cotações de custo, as medidas aparecem como custo desconhecido e a curva de "
+        "custo (MACC) fica vazia.",
+        "en": "Without cost quotes, measures show as cost unknown and the cost curve (MACC) "
+        "stays empty.",
+    },
+    "plan_measures_error": {"pt": "Arquivo recusado: {message}", "en": "File refused: {message}"},
     "inv_plan_saved": {"pt": "Plano salvo.", "en": "Plan saved."},
     "malformed_plan": {
         "pt": "O coordenador não entregou o plano no formato esperado mesmo após "
@@ -433,6 +631,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "after {n} attempts (missing: {missing}). Try analysing again.",
     },
     "export_md": {"pt": "Markdown", "en": "Markdown"},
+    "export_prepare": {
+        "pt": "Preparar Markdown, Word e PDF",
+        "en": "Prepare Markdown, Word and PDF",
+    },
     "export_docx": {"pt": "Word (DOCX)", "en": "Word (DOCX)"},
     "export_pdf": {"pt": "PDF", "en": "PDF"},
     "plan_title": {

@@ -11,6 +11,8 @@ UPLOAD = "aeko_inventory_upload"  # (file name, bytes): the upload survives reru
 FACTORS = "aeko_inventory_factors"  # (file name, bytes): the user's factor CSV, or absent
 ADDED = "aeko_inventory_added"  # [{activity, quantity, unit, period}]: calculator rows
 YEAR = "aeko_inventory_year"  # the open inventory's headline year: the calculator's default
+COSTS = "aeko_measure_costs"  # (file name, bytes): cost quotes per measure, or absent
+CATALOGUE = "aeko_measure_catalogue"  # (file name, bytes): the user's own catalogue, or absent
 
 
 def upload() -> tuple[str, bytes] | None:
@@ -30,6 +32,11 @@ def add_row(row: dict[str, Any]) -> int:
     rows = [*added_rows(), row]
     st.session_state[ADDED] = rows
     return len(rows)
+
+
+def measure_files() -> tuple[tuple[str, bytes] | None, tuple[str, bytes] | None]:
+    """The user's measure catalogue and cost quotes for the next plan, if given."""
+    return st.session_state.get(CATALOGUE), st.session_state.get(COSTS)
 
 
 def clear_added() -> None:

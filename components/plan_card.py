@@ -1,56 +1,275 @@
-"""The improvement plan as a card: the three sections, sanitized."""
+"""The improvement plan as a card: the three sections, sanitized, then the actions computed
+for it (their summary and table, the MACC, the target path, the SBCE readiness), and its
+exports, built when their button is clicked.
+
+Every text from the plan or its actions is untrusted (model and spreadsheet text): Markdown
+goes through ``sanitize``; table cells are data in ``st.dataframe``, never HTML.
+"""
 
 from __future__ import annotations
 
+import re
+
+import pandas as pd
 import streamlit as st
 
 from application.exports import plan_docx, plan_markdown, plan_pdf
+from application.exports.actions import action_table_rows
+from application.history import PlanEntry, PlanTotals, compare_plans
+from application.plan_charts import macc_chart, macc_data, macc_unknown, measure_name, path_chart
 from application.safe_text import sanitize
-from components.i18n import language, t
+from components.i18n import language, number, t
+from components.sbce import sbce_readiness
 from engine import AekoImprovementPlan
+from engine.actions.model import PlanActions
 from engine.protocol import PLAN_HEADINGS, plan_title
 
+# The words of this card and of the plan comparison (pages/history.py), pt and en.
 
-def plan_card(plan: AekoImprovementPlan) -> None:
+
+_DOLLAR = re.compile(r"(?<!\\)\$")
+
+
+def safe_markdown(text: str) -> str:
+    """Untrusted text for ``st.markdown``: sanitized, and its "$" literal. Streamlit reads
+    "$…$" as LaTeX, so "R$ 1.000 … R$ 200" would otherwise print as a formula."""
+    return _DOLLAR.sub(r"\\$", sanitize(text))
+
+
+def plan_card(
+    plan: AekoImprovementPlan, actions: PlanActions | None = None, *, key: str = ""
+) -> None:
+    """The plan's three sections and, when given, its computed ``actions``. ``key`` tells
+    two cards on one page apart (their charts and tables are widgets)."""
     with st.container(border=True):
         for field in PLAN_HEADINGS:
             st.markdown(f"#### {plan_title(field, language())}")
-            st.markdown(sanitize(getattr(plan, field)))
+            st.markdown(safe_markdown(getattr(plan, field)))
+        if actions is not None:
+            actions_view(actions, key=key or str(plan.id or "plan"))
 
+
+def actions_view(actions: PlanActions, *, key: str) -> None:
+    """Summary, action table, MACC, target path (when there is a target), SBCE readiness."""
+    from engine.actions.render import path_text
+
+    lang = language()
+    st.markdown(f"#### {t('pc_actions')}")
+    actions_summary(actions)
+    actions_table(actions, key=key)
+    if actions.actions:
+        st.markdown(f"#### {t('pc_macc')}")
+        macc(actions, key=key)
+    if actions.target is not None:
+        st.markdown(f"#### {t('pc_path')}")
+        if actions.path:
+            st.altair_chart(path_chart(actions, lang), width="stretch", key=f"path-{key}")
+        st.markdown(safe_markdown(path_text(actions, lang)))
+    st.markdown(f"#### {t('sbce_title')}")
+    sbce_readiness(actions.installations)
+
+
+def actions_summary(actions: PlanActions) -> None:
+    from engine.actions.render import summary_text
+
+    st.markdown(safe_markdown(summary_text(actions, language())))
+
+
+def actions_table(actions: PlanActions, *, key: str) -> None:
+    """The action table the exports print, as a data frame (its cells are text: numbers
+    already written as the interface language writes them)."""
+    header, rows = action_table_rows(actions, language())
+    if rows:
+        frame = pd.DataFrame(rows, columns=_unique(header))
+        st.dataframe(frame, hide_index=True, width="stretch", key=f"actions-{key}")
+
+
+def macc(actions: PlanActions, *, key: str) -> None:
+    lang = language()
+    if macc_data(actions):
+        st.altair_chart(macc_chart(actions, lang), width="stretch", key=f"macc-{key}")
+    else:
+        st.caption(t("pc_macc_none"))
+    unknown = [measure_name(a, lang) for a in macc_unknown(actions)]
+    if unknown:
+        st.caption(safe_markdown(t("pc_unknown", names="; ".join(unknown))))
+
+
+def totals_line(totals: PlanTotals | None) -> str:
+    """One short Markdown line for a list of plans: the reduction low–high, the weighted
+    R$/t CO2e of the actions with a known cost, how many have none."""
+    if totals is None:
+        return t("pc_no_actions_short")
+    parts = [f"{reduction_range(totals)} t CO2e/{'yr' if language() == 'en' else 'ano'}"]
+    if totals.cost_per_t_brl is not None:
+        parts.append(f"R\\$ {number(totals.cost_per_t_brl, 0)}/t CO2e")
+    if totals.unknown_cost:
+        parts.append(t("pc_unknown_short", n=totals.unknown_cost))
+    return " · ".join(parts)
+
+
+def reduction_range(totals: PlanTotals) -> str:
+    low, high = number(totals.low_tco2e), number(totals.high_tco2e)
+    return low if low == high else f"{low}–{high}"
+
+
+def totals_view(totals: PlanTotals | None, *, delta: dict[str, str] | None = None) -> None:
+    """The totals as metrics; ``delta`` (from a comparison) under the reduction and cost."""
+    if totals is None:
+        st.caption(t("pc_no_actions"))
+        return
+    delta = delta or {}
+    reduction, cost = st.columns(2)
+    reduction.metric(t("pc_reduction"), reduction_range(totals), delta.get("reduction"))
+    shown = (
+        t("pc_cost_unknown")
+        if totals.cost_per_t_brl is None
+        else f"R$ {number(totals.cost_per_t_brl, 0)}"
+    )
+    cost.metric(
+        t("pc_cost"),
+        shown,
+        delta.get("cost"),
+        delta_color="inverse",  # a lower cost per tonne is the good direction
+        help=t("pc_cost_help"),
+    )
+    notes = []
+    if totals.market_high_tco2e > 0:
+        low, high = number(totals.market_low_tco2e), number(totals.market_high_tco2e)
+        notes.append(t("pc_market", range=low if low == high else f"{low}–{high}"))
+    if totals.unknown_cost:
+        notes.append(
+            t(
+                "pc_unknown_count",
+                known=totals.known_cost,
+                total=totals.actions,
+                n=totals.unknown_cost,
+            )
+        )
+    elif totals.actions:
+        notes.append(t("pc_all_known", total=totals.actions))
+    if totals.meets_target is not None:
+        notes.append(t("pc_target_met" if totals.meets_target else "target_short"))
+    if notes:
+        st.caption(" · ".join(notes))
+
+
+def compare_view(entries: list[PlanEntry], labels: dict[str, str]) -> None:
+    """Two plans side by side: each one's totals, summary and action table, then B − A.
+    ``labels`` names each entry's plan by its id."""
+    ids = [str(entry.plan.id) for entry in entries]
+    by_id = dict(zip(ids, entries, strict=True))
+    left, right = st.columns(2)
+    first = left.selectbox(
+        t("pc_compare_first"), ids, index=0, format_func=labels.get, key="compare-a"
+    )
+    second = right.selectbox(
+        t("pc_compare_second"), ids, index=min(1, len(ids) - 1), format_func=labels.get,
+        key="compare-b",
+    )  # fmt: skip
+    if first is None or second is None or first == second:
+        st.info(t("pc_compare_same"))
+        return
+    a, b = by_id[first], by_id[second]
+    comparison = compare_plans(a, b)
+    delta: dict[str, str] = {}
+    if comparison is not None:
+        delta["reduction"] = _signed(comparison.mid_tco2e)
+        if comparison.cost_per_t_brl is not None:
+            delta["cost"] = _signed(comparison.cost_per_t_brl, 0)
+    for column, entry, side, extra in ((left, a, "a", None), (right, b, "b", delta)):
+        with column:
+            totals_view(entry.totals, delta=extra)
+            if entry.actions is not None:
+                actions_summary(entry.actions)
+                actions_table(entry.actions, key=f"compare-{side}")
+    if comparison is None:
+        st.caption(t("pc_compare_missing"))
+        return
+    line = t(
+        "pc_compare_difference",
+        low=_signed(comparison.low_tco2e),
+        high=_signed(comparison.high_tco2e),
+        mid=_signed(comparison.mid_tco2e),
+    )
+    if comparison.cost_per_t_brl is not None:
+        line += t("pc_compare_cost", cost=_signed(comparison.cost_per_t_brl, 0))
+    st.markdown(_DOLLAR.sub(r"\\$", line))
+
+
+def _signed(value: float, decimals: int = 1) -> str:
+    shown = number(value, decimals)
+    return shown if shown.startswith("-") or shown == number(0.0, decimals) else f"+{shown}"
+
+
+def _unique(names: list[str]) -> list[str]:
+    """Column names a data frame accepts: a repeated name gets a suffix."""
+    seen: dict[str, int] = {}
+    unique = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        unique.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return unique
+
+
+# --------------------------------------------------------------------------------------------
+# Exports
+# --------------------------------------------------------------------------------------------
 
 _BUILDERS = {"md": plan_markdown, "docx": plan_docx, "pdf": plan_pdf}
+_DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
-def _export(kind: str, plan_json: str, title: str, subtitle: str, lang: str) -> str | bytes:
-    # Built once per plan, format and language: the history page shows every saved plan on
-    # each rerun, and a PDF with its embedded font takes about 0.2 s to lay out.
+def _export(
+    kind: str, plan_json: str, title: str, subtitle: str, lang: str, *, actions_json: str = ""
+) -> str | bytes:
+    # Built once per plan, actions, format and language: a PDF with its embedded font and
+    # two charts drawn as PNG takes about a second. The JSON strings are the cache key.
     plan = AekoImprovementPlan.model_validate_json(plan_json)
-    return _BUILDERS[kind](plan, title=title, subtitle=subtitle, lang=lang)
+    actions = PlanActions.model_validate_json(actions_json) if actions_json else None
+    return _BUILDERS[kind](plan, title=title, subtitle=subtitle, lang=lang, actions=actions)
 
 
-def plan_downloads(plan: AekoImprovementPlan, *, title: str, subtitle: str = "", key: str) -> None:
-    """The plan as Markdown, DOCX and PDF, side by side."""
+def plan_downloads(
+    plan: AekoImprovementPlan,
+    *,
+    title: str,
+    subtitle: str = "",
+    key: str,
+    actions: PlanActions | None = None,
+    on_demand: bool = False,
+) -> None:
+    """The plan (with its ``actions``, when given) as Markdown, DOCX and PDF, side by side.
+
+    The files are built before the buttons are drawn (a download button handed a function
+    to call on click did not deliver the file in Chromium), once per plan and language
+    thanks to the cache. ``on_demand`` (a page listing many plans) first asks for them with
+    one click, so opening the page does not lay out every plan's PDF."""
+    ready_key = f"downloads-ready-{key}"
+    if on_demand and not st.session_state.get(ready_key):
+        if st.button(t("export_prepare"), key=f"prepare-{key}", icon=":material/download:"):
+            st.session_state[ready_key] = True
+            st.rerun()
+        return
     lang = language()
     plan_json = plan.model_dump_json(by_alias=True)
+    actions_json = actions.model_dump_json() if actions is not None else ""
     stem = f"plano-{plan.id_external_inventory}"
+
+    def build(kind: str) -> str | bytes:
+        return _export(kind, plan_json, title, subtitle, lang, actions_json=actions_json)
+
     md_col, docx_col, pdf_col = st.columns(3)
     md_col.download_button(
-        t("export_md"),
-        _export("md", plan_json, title, subtitle, lang),
-        file_name=f"{stem}.md",
-        mime="text/markdown",
-        key=f"md-{key}",
+        t("export_md"), build("md"), file_name=f"{stem}.md", mime="text/markdown", key=f"md-{key}"
     )
     docx_col.download_button(
-        t("export_docx"),
-        _export("docx", plan_json, title, subtitle, lang),
-        file_name=f"{stem}.docx",
-        key=f"docx-{key}",
+        t("export_docx"), build("docx"), file_name=f"{stem}.docx", mime=_DOCX, key=f"docx-{key}"
     )
     pdf_col.download_button(
         t("export_pdf"),
-        _export("pdf", plan_json, title, subtitle, lang),
+        build("pdf"),
         file_name=f"{stem}.pdf",
         mime="application/pdf",
         key=f"pdf-{key}",

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from uuid import uuid4
 
+from engine.actions import build_plan_actions
+from engine.actions.brief import actions_brief
+from engine.actions.model import PlanActions, Target
 from engine.agents.catalog import COORDINATOR
 from engine.agents.system_prompt import temporal_context
 from engine.budget import BudgetTracker, RunBudget
@@ -15,6 +19,7 @@ from engine.events import EngineEvent, RunFinished
 from engine.graph.state import RunState
 from engine.inventory import DEFAULT_DIGEST_CHARS, Inventory, InventoryError
 from engine.inventory.loader import load_markdown_inventory
+from engine.measures.catalogue import Catalogue, Costs
 from engine.runtime import RUNTIME
 
 
@@ -47,15 +52,26 @@ class AekoInventoryAnalyzer:
         id_external_inventory: int,
         budget: RunBudget | None = None,
         run_id: str | None = None,
+        target: Target | None = None,
+        catalogue: Catalogue | None = None,
+        costs: Mapping[str, Costs] | None = None,
     ) -> Iterator[EngineEvent]:
-        """Yield the run's events; the last one carries the plan.
+        """Yield the run's events; the last one carries the plan, with ``plan.actions``: the
+        reductions the engine computed under GHG Protocol rules from the measure
+        ``catalogue`` (the shipped one by default) and the user's ``costs``, scheduled
+        against ``target`` when given, with each installation's SBCE readiness. The
+        coordinator writes its prose around them; a number of the plan that neither they
+        nor the inventory hold sends it back, like a missing section.
 
         Raises MalformedAgentOutputError when the coordinator never writes the three
-        sections, after the events of every attempt were yielded; a budget breach raises
-        ``AekoBudgetExceededError`` with what was spent.
+        sections with sourced numbers, after the events of every attempt were yielded; a
+        budget breach raises ``AekoBudgetExceededError`` with what was spent.
         """
         run_id = run_id or uuid4().hex
-        events = self._run(inventory, id_external_inventory, RUNTIME.tracker(budget), run_id)
+        planning = Planning(target, catalogue, costs)
+        events = self._run(
+            inventory, id_external_inventory, RUNTIME.tracker(budget), run_id, planning
+        )
         log = RUNTIME.run_log
         return log.follow(run_id, "inventory", events) if log else events
 
@@ -65,6 +81,7 @@ class AekoInventoryAnalyzer:
         id_external_inventory: int,
         tracker: BudgetTracker,
         run_id: str,
+        planning: Planning,
     ) -> Iterator[EngineEvent]:
         ingested, request = _agent_view(inventory)
         state: RunState = {
@@ -73,10 +90,20 @@ class AekoInventoryAnalyzer:
             "temporal": temporal_context(datetime.now(UTC)),
             "attempt": 1,
         }
+        readable = ingested or _small_table(request)
+        computed = planning.compute(readable)
+        if computed is not None and readable is not None:
+            state["plan_actions"] = computed
+            state["actions_text"] = actions_brief(computed)
+            # The figures a plan may quote of the inventory itself (totals, shares, Pareto).
+            state["inventory_digest"] = readable.digest(DEFAULT_DIGEST_CHARS)
         final = yield from RUNTIME.run("inventory", state, budget=tracker, inventory=ingested)
-        if final.get("plan_missing"):
+        if final.get("plan_missing") or final.get("plan_unbacked"):
+            missing = tuple(final.get("plan_missing") or ()) + tuple(
+                f"número sem fonte: {n}" for n in final.get("plan_unbacked") or ()
+            )
             raise MalformedAgentOutputError(
-                COORDINATOR, final["plan_missing"], attempts=final.get("rewrites", 0) + 1
+                COORDINATOR, missing, attempts=final.get("rewrites", 0) + 1
             )
         fields = final["plan_fields"]
         plan = AekoImprovementPlan(
@@ -87,7 +114,41 @@ class AekoInventoryAnalyzer:
         )
         plan._usage = tracker.usage
         plan._agents_called = list(final.get("agents_called", []))
+        plan._actions = computed
         yield RunFinished(run_id=run_id, result=plan)
+
+
+@dataclass(frozen=True)
+class Planning:
+    """What the plan's actions are computed with."""
+
+    target: Target | None = None
+    catalogue: Catalogue | None = None
+    costs: Mapping[str, Costs] | None = None
+
+    def compute(self, inventory: Inventory | None) -> PlanActions | None:
+        if inventory is None:
+            return None
+        start = None
+        if self.target is not None:
+            # Work can start next year at the earliest, and never before the inventory's.
+            latest = int(inventory.year) if inventory.year else self.target.base_year
+            start = max(latest, self.target.base_year, datetime.now(UTC).year) + 1
+        return build_plan_actions(
+            inventory,
+            target=self.target,
+            catalogue=self.catalogue,
+            costs=self.costs,
+            start_year=start,
+        )
+
+
+def _small_table(markdown: str) -> Inventory | None:
+    """A Markdown inventory small enough to be read as is still gets its actions computed."""
+    try:
+        return load_markdown_inventory(markdown)
+    except InventoryError:
+        return None
 
 
 def _agent_view(inventory: str | Inventory) -> tuple[Inventory | None, str]:

@@ -9,7 +9,7 @@ held as strings; the engine itself never imports the database driver.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from langchain_core.tools import BaseTool
 from langchain_core.tools import tool as as_tool
@@ -22,6 +22,9 @@ from pydantic import (
     computed_field,
     field_validator,
 )
+
+if TYPE_CHECKING:  # a private attribute: pydantic never validates it, the type is for readers
+    from engine.actions.model import PlanActions
 
 
 def utc_now() -> datetime:
@@ -186,10 +189,16 @@ class AekoImprovementPlan(_Document):
     # Beside the document, not in it: model_dump() keeps exactly the collection's fields.
     _usage: AekoUsage = PrivateAttr(default_factory=AekoUsage)
     _agents_called: list[str] = PrivateAttr(default_factory=list)
+    _actions: PlanActions | None = PrivateAttr(default=None)
 
     @property
     def usage(self) -> AekoUsage:
         return self._usage
+
+    @property
+    def actions(self) -> PlanActions | None:
+        """The actions the engine computed for the plan (persisted beside it, not in it)."""
+        return self._actions
 
     @property
     def agents_called(self) -> list[str]:

@@ -112,6 +112,7 @@ class PlanRewriteRequested(_Event):
     missing: tuple[str, ...]  # plan field names
     headings: tuple[str, ...]  # the headings the coordinator is asked for
     rewrite: int  # 1 for the first rewrite
+    unbacked: tuple[str, ...] = ()  # numbers the plan quoted that no computed figure holds
 
 
 class RunFinished(_Event):

@@ -10,6 +10,7 @@ import threading
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
+from engine.actions.tool import estimate_reductions
 from engine.agents.catalog import (
     COORDINATOR,
     FAQ,
@@ -70,6 +71,17 @@ KNOWLEDGE_TOOL = AekoTool(
         "brasileiros): passe a pergunta com os termos do usuário. Responda a partir dos "
         "verbetes que ela devolver, citando a fonte de cada um; se ela não encontrar nada, "
         "diga que a base não trata do assunto."
+    ),
+)
+
+
+# The green-gases analyst quotes reductions the engine computed, never a life-cycle
+# percentage applied to Scope 1 tonnes.
+ACTIONS_TOOL = AekoTool(
+    tool=estimate_reductions,
+    description=(
+        "Calcule as reduções das medidas do catálogo para o inventário desta conversa, pelas "
+        "regras do GHG Protocol, e cite a tabela que ela devolver (faixas, linhas, custos)."
     ),
 )
 
@@ -188,6 +200,8 @@ class Runtime:
             tools = self._tools.get(agent, ())
             if inventory_tool and agent in INVENTORY_TOOL_AGENTS:
                 tools = (*tools, INVENTORY_TOOL)
+            if inventory_tool and agent == GREEN_GASES_ANALYST:
+                tools = (*tools, ACTIONS_TOOL)
             names = {tool.name for tool in tools}
             if agent in EMISSIONS_TOOL_AGENTS and EMISSIONS_TOOL.name not in names:
                 tools = (*tools, EMISSIONS_TOOL)

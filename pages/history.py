@@ -1,4 +1,9 @@
-"""History: past conversations and plans — search, open, export, delete (with confirmation)."""
+"""History: past conversations and plans — search, open, export, delete (with confirmation);
+each plan with its actions' totals, and two plans compared side by side.
+
+Kept fast with many plans: the totals come from one query for all of them; a plan's actions,
+charts and tables are drawn only while its expander is open; an export is built only when
+its button is clicked."""
 
 import streamlit as st
 
@@ -7,7 +12,7 @@ from application.exports import conversation_markdown
 from application.safe_text import sanitize
 from components.context import current, require_workspace
 from components.i18n import language, t
-from components.plan_card import plan_card, plan_downloads
+from components.plan_card import compare_view, plan_card, plan_downloads, totals_line
 from components.sessions_sidebar import SESSION_PARAM
 from store import StoreError
 
@@ -50,18 +55,40 @@ try:
             st.info(t("hist_empty"))
 
     with plans_tab:
-        plans = history.find_plans(workspace, query)
-        for plan in plans:
+        entries = history.plans_with_actions(workspace, query)
+        labels = {
+            str(entry.plan.id): f"{t('plan_title', number=entry.plan.id_external_inventory)}"
+            f" · {entry.plan.updated_at:%d/%m/%Y %H:%M}"
+            for entry in entries
+        }
+        if len(entries) > 1:
+            compare = st.expander(
+                t("pc_compare"), icon=":material/compare:", key="history-compare",
+                on_change="rerun",
+            )  # fmt: skip
+            if compare.open:
+                with compare:
+                    compare_view(entries, labels)
+        for entry in entries:
+            plan = entry.plan
             title = t("plan_title", number=plan.id_external_inventory)
-            with st.expander(f"{title} · {plan.updated_at:%d/%m/%Y %H:%M}"):
-                plan_card(plan)
-                plan_downloads(plan, title=title, key=plan.id)
+            box = st.expander(
+                f"{labels[str(plan.id)]} · {totals_line(entry.totals)}",
+                key=f"plan-open-{plan.id}",
+                on_change="rerun",
+            )
+            with box:
+                # Closed, the card is its three texts; the actions are drawn once it opens.
+                plan_card(plan, entry.actions if box.open else None, key=str(plan.id))
+                plan_downloads(
+                    plan, title=title, key=plan.id, actions=entry.actions, on_demand=True
+                )
                 with st.popover(t("delete"), icon=":material/delete:"):
                     st.write(t("confirm_delete"))
                     if st.button(t("delete"), key=f"delete-plan-{plan.id}", type="primary"):
                         history.delete_plan(workspace, plan.id)
                         st.rerun()
-        if not plans:
+        if not entries:
             st.info(t("hist_empty"))
 except StoreError as error:
     st.error(error.message(language()), icon=":material/database_off:")

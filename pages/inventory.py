@@ -10,14 +10,19 @@ from application import inventories
 from application.inventories import PlanEnded
 from application.safe_text import sanitize
 from application.workspace import DailyCapReachedError
-from assets import SAMPLE_NAME, SAMPLE_PATH
+from assets import SAMPLE_COSTS_PATH, SAMPLE_NAME, SAMPLE_PATH
 from components import charts, open_inventory, reconciliation
 from components.budget import explain_budget_error
+from components.compare_inventories import compare_with_saved
 from components.context import current, require_workspace
 from components.factors import inventory_factors
 from components.i18n import language, number, t
 from components.plan_card import plan_card, plan_downloads
+from components.plan_inputs import SAMPLE_COSTS_NOTE, plan_inputs_section
+from components.sbce import sbce_readiness
 from components.trail import cost_text, run_with_trail
+from components.what_if import what_if
+from engine.actions.sbce import readiness
 from engine.emissions import EmissionsError, read_factor_csv
 from engine.errors import LocalizedError
 from engine.inventory import DEFAULT_GWP_SET, FIELDS, GWP_SETS, Inventory, InventoryError
@@ -25,6 +30,7 @@ from engine.inventory.gwp import CH4_ORIGINS, DEFAULT_CH4_ORIGIN, gwp
 
 UPLOAD = open_inventory.UPLOAD
 FACTORS = open_inventory.FACTORS
+COSTS = open_inventory.COSTS
 PLAN = "aeko_inventory_plan"
 EXTENSIONS = ["xlsx", "xlsm", "xls", "ods", "csv", "txt"]
 
@@ -109,6 +115,9 @@ with sample_col:
         st.session_state[UPLOAD] = (SAMPLE_NAME, SAMPLE_PATH.read_bytes())
         st.session_state.pop(PLAN, None)
         open_inventory.clear_added()
+        # The sample company's own quotes come with it, so its plan has a cost curve.
+        st.session_state[COSTS] = (SAMPLE_COSTS_PATH.name, SAMPLE_COSTS_PATH.read_bytes())
+        st.session_state[f"{COSTS}-origin"] = SAMPLE_COSTS_NOTE
 if uploaded is not None:
     payload = (uploaded.name, uploaded.getvalue())
     if st.session_state.get(UPLOAD, (None, None))[1] != payload[1]:
@@ -252,6 +261,12 @@ right.altair_chart(charts.pareto(inventory, t("chart_pareto"), lang=lang), width
 if len(inventory.years) > 1:
     st.altair_chart(charts.evolution(inventory, t("chart_evolution"), lang=lang), width="stretch")
 
+if context.store is not None and context.user is not None:  # without it, nothing is saved
+    compare_with_saved(require_workspace(context), inventory, digest)
+
+st.subheader(t("sbce_title"))
+sbce_readiness(readiness(inventory))
+
 with st.expander(t("inv_findings", n=len(inventory.findings)), icon=":material/rule:"):
     if not inventory.findings:
         st.write(t("inv_no_findings"))
@@ -311,8 +326,13 @@ def _show_outcome(ended: PlanEnded) -> None:
         st.error(t("engine_error", message=str(error)), icon=":material/error:")
 
 
-if st.button(t("inv_analyze"), type="primary", icon=":material/auto_awesome:"):
-    run = inventories.analyse(workspace, name, data, inventory, previous=previous, factors=own)
+planning = plan_inputs_section(inventory, digest)
+if st.button(
+    t("inv_analyze"), type="primary", icon=":material/auto_awesome:", disabled=planning is None
+):
+    run = inventories.analyse(
+        workspace, name, data, inventory, previous=previous, factors=own, planning=planning
+    )
     try:
         ended = run_with_trail(run)
     except DailyCapReachedError as error:
@@ -320,10 +340,15 @@ if st.button(t("inv_analyze"), type="primary", icon=":material/auto_awesome:"):
     else:
         assert isinstance(ended, PlanEnded)
         if ended.plan is not None:
-            st.session_state[PLAN] = (ended.plan, ended.record.number)
+            st.session_state[PLAN] = (ended.plan, ended.record.number, ended.run_id)
         _show_outcome(ended)
 
 if PLAN in st.session_state:
-    plan, number = st.session_state[PLAN]
-    plan_card(plan)
-    plan_downloads(plan, title=t("plan_title", number=number), subtitle=name, key="current")
+    plan, number, run_id = st.session_state[PLAN]
+    plan_card(plan, actions=plan.actions)
+    plan_downloads(
+        plan, title=t("plan_title", number=number), subtitle=name, key="current",
+        actions=plan.actions,
+    )  # fmt: skip
+    if plan.actions is not None and plan.actions.actions:
+        what_if(workspace, inventory, plan.actions, run_id)

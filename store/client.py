@@ -15,6 +15,7 @@ from store.indexes import ensure_indexes
 from store.repositories import (
     InventoryRepository,
     MemoryRepository,
+    PlanActionsRepository,
     PlanRepository,
     SessionRepository,
     UsageRepository,
@@ -41,6 +42,9 @@ class Store:
 
     def plans(self, user_id: str) -> PlanRepository:
         return PlanRepository(self.db, self.target, user_id)
+
+    def plan_actions(self, user_id: str) -> PlanActionsRepository:
+        return PlanActionsRepository(self.db, self.target, user_id)
 
     def usage(self, user_id: str) -> UsageRepository:
         return UsageRepository(self.db, self.target, user_id)

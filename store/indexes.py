@@ -24,6 +24,7 @@ INVENTORY_BY_HASH = [("id_user", ASCENDING), ("sha256", ASCENDING)]
 USAGE_BY_USER = [("id_user", ASCENDING), ("created_at", DESCENDING)]
 USAGE_BY_SESSION = [("id_user", ASCENDING), ("id_session", ASCENDING)]
 USAGE_BY_RUN = [("id_user", ASCENDING), ("run_id", ASCENDING)]
+PLAN_ACTIONS_BY_RUN = [("id_user", ASCENDING), ("run_id", ASCENDING)]
 
 INDEXES: dict[str, list[IndexModel]] = {
     "user": [IndexModel(USER_BY_EXTERNAL_ID, unique=True)],
@@ -42,6 +43,7 @@ INDEXES: dict[str, list[IndexModel]] = {
         IndexModel(INVENTORY_BY_HASH),
         IndexModel([("number", ASCENDING)], unique=True),
     ],
+    "plan_actions": [IndexModel(PLAN_ACTIONS_BY_RUN, unique=True)],
     "usage": [
         IndexModel(USAGE_BY_USER),
         IndexModel(USAGE_BY_SESSION),

@@ -50,6 +50,13 @@ def _app(page: str | None = None, **params) -> AppTest:
     return app
 
 
+def _prepare_downloads(app: AppTest) -> None:
+    """Click every "prepare the files" button of a page listing plans."""
+    while prepare := [b for b in app.button if b.key and b.key.startswith("prepare-")]:
+        prepare[0].click().run()
+        assert not app.exception, app.exception
+
+
 def _markdown(app: AppTest) -> str:
     return "\n".join(m.value for m in app.markdown)
 
@@ -454,6 +461,8 @@ def test_history_shows_exports_searches_and_deletes_plans(app_env):
         )
     history = _app("pages/history.py")
     assert "Diesel da frota: 1.240 t CO2e." in _markdown(history)
+    assert not history.get("download_button")  # a list of plans lays out no PDF until asked
+    _prepare_downloads(history)
     labels = [d.label for d in history.get("download_button")]
     assert labels.count("PDF") == 2 and labels.count("Word (DOCX)") == 2
     history.text_input(key="history-search").input("fornos").run()
@@ -639,3 +648,121 @@ def test_a_conversation_reads_the_latest_saved_inventory_and_shows_its_sources(a
     reloaded.selectbox[0].set_value("").run()
     session = app_env.session.find_one({"_id": session["_id"]})
     assert session["attached_inventory"] is None
+
+
+def _plan_actions(scale: float, unknown: bool):
+    """A plan's computed actions: a saving, a cost, and (when ``unknown``) one with no cost."""
+    from engine.actions.model import Action, PathPoint, PlanActions, RowRef, Target
+
+    def action(n: int, name: str, cost: float | None, low: float, high: float) -> Action:
+        return Action(
+            id=f"m{n}@Combustão:{n}",
+            measure_id=f"m{n}",
+            measure={"pt": name, "en": name},
+            source={"pt": "Diesel", "en": "Diesel"},
+            mechanism="fuel_switch",
+            rows=(RowRef(sheet="Combustão", row=n, source="Diesel", facility="<b>Unidade</b>"),),
+            scope=1,
+            baseline_tco2e=5000.0,
+            reduction_low_tco2e=low * scale,
+            reduction_high_tco2e=high * scale,
+            cost_per_t_brl=cost,
+        )
+
+    chosen = [
+        action(1, "Eficiência nos fornos", -100.0, 200.0, 400.0),
+        action(2, "Troca de diesel por HVO", 300.0, 800.0, 1000.0),
+    ]
+    if unknown:
+        chosen.append(action(3, "Recuperação de calor", None, 300.0, 500.0))
+    path = [
+        PathPoint(year=year, allowed_tco2e=11000 - (year - 2024) * 550, expected_tco2e=9000,
+                  expected_low_tco2e=9500)
+        for year in range(2025, 2031)
+    ]  # fmt: skip
+    return PlanActions(
+        actions=chosen,
+        target=Target(base_year=2024, base_tco2e=11000.0, percent=30, year=2030),
+        path=[] if unknown else path,
+        inventory_tco2e=11000.0,
+        inventory_year=2024,
+    )
+
+
+def test_history_lists_plan_totals_draws_actions_on_open_and_compares_two_plans(app_env):
+    from engine import AekoImprovementPlan
+
+    ensure_indexes(app_env)
+    store = Store(app_env.client, app_env, "test")
+    user = store.users.get_or_create(1)
+    ids = {}
+    for number, actions in ((7, _plan_actions(1, True)), (8, _plan_actions(2, False)), (9, None)):
+        saved = store.plans(user.id).save(
+            AekoImprovementPlan(
+                id_external_inventory=number,
+                defined_problem=f"Plano {number}: custo de R$ 10 mil e R$ 5 mil.",
+                method="Trocar.",
+                reasoning="Reduz.",
+            ),
+            run_id=f"p{number}",
+        )
+        ids[number] = saved.id
+        if actions is not None:
+            store.plan_actions(user.id).save(f"p{number}", number, actions)
+
+    history = _app("pages/history.py")
+    labels = {e.label for e in history.expander}
+    label_7 = next(label for label in labels if "inventário 7" in label)
+    # Low–high of the cut, the R$/t of the priced actions weighted by their mid cut
+    # ((−100 × 300 + 300 × 900) / 1.200 = 200), and how many have no cost.
+    assert "1.300,0–1.900,0 t CO2e/ano" in label_7
+    assert "R\\$ 200/t CO2e" in label_7 and "1 com custo desconhecido" in label_7
+    label_8 = next(label for label in labels if "inventário 8" in label)
+    assert "2.000,0–2.800,0 t CO2e/ano" in label_8 and "desconhecido" not in label_8
+    assert any("inventário 9" in label and "sem ações calculadas" in label for label in labels)
+    # Closed, nothing heavy is drawn; the exports wait for their button.
+    assert not history.get("vega_lite_chart") and not history.dataframe
+    _prepare_downloads(history)
+    assert [d.label for d in history.get("download_button")].count("PDF") == 3
+    assert "R\\$ 10 mil e R\\$ 5 mil" in _markdown(history)  # "$…$" is not a formula
+
+    history.session_state[f"plan-open-{ids[7]}"] = True
+    history.run()
+    assert not history.exception, history.exception
+    assert len(history.get("vega_lite_chart")) == 1  # the MACC (no path: none was computed)
+    table = history.dataframe[0].value
+    assert list(table["Medida"]) == [
+        "Eficiência nos fornos",
+        "Troca de diesel por HVO",
+        "Recuperação de calor",
+    ]
+    assert "<b>Unidade</b>" in table.iloc[0, 1]  # a cell is data, shown as written
+    assert "Custo desconhecido (fora da curva): Recuperação de calor." in [
+        c.value for c in history.caption
+    ]
+    shown = _markdown(history)
+    assert "#### Ações" in shown and "#### Meta e trajetória" in shown
+    assert "**Ações calculadas**: 3 ações" in shown
+    history.session_state[f"plan-open-{ids[8]}"] = True
+    history.run()
+    assert len(history.get("vega_lite_chart")) == 3  # and plan 8's MACC and target path
+
+    history.session_state["history-compare"] = True
+    history.run()
+    first, second = history.selectbox(key="compare-a"), history.selectbox(key="compare-b")
+    assert [first.value, second.value] == [str(ids[9]), str(ids[8])]  # the newest two
+    first.set_value(str(ids[7]))
+    second.set_value(str(ids[8]))
+    history.run()
+    assert not history.exception, history.exception
+    reductions = [m for m in history.metric if m.label == "Redução (t CO2e/ano)"]
+    assert [m.value for m in reductions] == ["1.300,0–1.900,0", "2.000,0–2.800,0"]
+    assert reductions[1].delta == "+800,0"
+    assert any(
+        "**Diferença (B − A)**: redução de +700,0 a +900,0 t CO2e/ano (+800,0 na média)." in m
+        for m in (m.value for m in history.markdown)
+    )
+    second.set_value(str(ids[9])).run()
+    assert "um dos planos foi salvo sem ações calculadas" in " ".join(
+        c.value for c in history.caption
+    )

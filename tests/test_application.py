@@ -36,7 +36,7 @@ SPECIALIST = {
 }
 PLAN = (
     "## Problema definido\nA caldeira a diesel emite 1.240 t CO2e.\n\n"
-    "## Método\nSubstituir 40% do diesel por HVO até 2027.\n\n"
+    "## Método\nSubstituir parte do diesel por HVO.\n\n"
     "## Raciocínio\nO HVO é renovável.\nNext agent: Nenhum"
 )
 CONCEPT = {ROUTER: ["Conceito.\nNext agent: FAQ"], FAQ: ["Emissões diretas.\nNext agent: Nenhum"]}
@@ -194,7 +194,7 @@ def test_an_analysis_saves_the_upload_the_plan_and_the_usage(workspace):
     items = run(inventories.analyse(workspace, "frota.csv", INVENTORY_CSV, inventory))
     ended = items[-1]
     assert isinstance(ended, PlanEnded) and ended.status == "planned" and ended.saved
-    assert ended.plan.method == "Substituir 40% do diesel por HVO até 2027."
+    assert ended.plan.method == "Substituir parte do diesel por HVO."
 
     record = workspace.store.inventories(workspace.user.id).get(ended.record.id)
     assert record.summary["total_tco2e"] == pytest.approx(1550)
@@ -321,3 +321,59 @@ def test_the_agents_calculator_uses_the_inventory_s_own_factors(workspace):
     returned = [i for i in items if isinstance(i, ToolReturned)]
     assert returned and "Ferramenta GHG Protocol" in returned[0].output  # the user's source
     assert "0,3 t" in returned[0].output or "300 kg" in returned[0].output  # 100 L × 3 kg/L
+
+
+def test_a_plan_keeps_its_computed_actions_beside_it_and_its_scenarios(workspace):
+    from application import scenarios
+    from application.planning import TargetChoice, plan_inputs
+    from engine.actions.scenario import Scenario
+
+    inventory = _inventory()
+    planning = plan_inputs(inventory, TargetChoice(base_year=2024, percent=30.0, year=2030))
+    scripted(_plan_script([PLAN]))
+    ended = run(
+        inventories.analyse(workspace, "frota.csv", INVENTORY_CSV, inventory, planning=planning)
+    )[-1]
+    assert ended.status == "planned", ended
+    computed = ended.plan.actions
+    assert computed is not None and computed.target is not None and computed.target.percent == 30
+    # The reference document keeps exactly its fields; the actions live in their own.
+    stored_plan = workspace.store.db["improvement_plan"].find_one({"run_id": ended.run_id})
+    assert "actions" not in stored_plan
+    repository = workspace.store.plan_actions(workspace.user.id)
+    assert repository.of_run(ended.run_id) == computed
+    plans = workspace.store.plans(workspace.user.id).list()
+    assert repository.for_plans([plans[0].id]) == {plans[0].id: computed}
+
+    chosen = tuple(action.id for action in computed.actions[:1])
+    assert scenarios.save(workspace, ended.run_id, "só a primeira", Scenario(selected=chosen))
+    assert scenarios.save(workspace, ended.run_id, "só a primeira", Scenario(selected=()))
+    saved = scenarios.saved(workspace, ended.run_id)
+    assert [entry["name"] for entry in saved] == ["só a primeira"]  # a name holds one
+    assert Scenario.model_validate(saved[0]["scenario"]).selected == ()
+
+
+def test_a_plan_that_invents_a_number_is_rewritten_then_refused(workspace):
+    invented = PLAN.replace("Substituir parte do diesel", "Substituir 37% do diesel")
+    scripted(_plan_script([invented]))
+    items = run(inventories.analyse(workspace, "frota.csv", INVENTORY_CSV, _inventory()))
+    rewrites = [item for item in items if getattr(item, "kind", "") == "plan_rewrite_requested"]
+    assert rewrites and all(r.unbacked == ("37",) for r in rewrites)
+    assert items[-1].status == "malformed"
+    assert "número sem fonte: 37" in items[-1].error.missing
+
+
+def test_a_faithful_plan_quoting_the_computed_figures_passes(workspace):
+    from engine.formatting import number
+
+    inventory = _inventory()
+
+    def quoting(messages):
+        # The coordinator quotes the inventory total and the first action's low reduction.
+        text = messages[-1].text
+        assert "Ações calculadas pelo motor" in text
+        return PLAN.replace("Substituir parte do diesel por HVO.", f"Total {number(1550)}.")
+
+    scripted(_plan_script([quoting]))
+    ended = run(inventories.analyse(workspace, "frota.csv", INVENTORY_CSV, inventory))[-1]
+    assert ended.status == "planned", ended

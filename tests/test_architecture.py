@@ -20,8 +20,9 @@ FORBIDDEN = {
     "store": UI | {"application", "settings"},
     "application": UI | {"settings"},
 }
-# What the store may take from the engine: its DTOs and its errors, nothing that runs.
-STORE_MAY_IMPORT_FROM_ENGINE = {"engine.dto", "engine.errors"}
+# What the store may take from the engine: its DTOs (the collections' and the plan's computed
+# actions, pure pydantic) and its errors, nothing that runs.
+STORE_MAY_IMPORT_FROM_ENGINE = {"engine.dto", "engine.actions.model", "engine.errors"}
 # Pages talk to the store only through its package root and its errors.
 PAGE_STORE_IMPORTS = {"store", "store.errors"}
 

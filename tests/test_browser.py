@@ -161,3 +161,21 @@ def test_the_calculator_computes_a_leak_with_its_factors(server, page):
     expect(page.get_by_test_id("stMain")).to_contain_text("IPCC AR5")
     expect(page.get_by_test_id("stException")).to_have_count(0)
     page.screenshot(path=ARTIFACTS / "calculator.png", full_page=True)
+
+
+def test_the_sample_plan_shows_its_sbce_standing_cost_curve_and_target_path(server, page):
+    page.goto(f"{server}/inventory")
+    page.get_by_role("button", name="Usar o inventário de exemplo").click()
+    page.get_by_text("Prontidão para o SBCE").first.wait_for()
+    main = page.get_by_test_id("stMain")
+    expect(main).to_contain_text("Fábrica Santa Gertrudes (SP)")
+    expect(main).to_contain_text("cotações ilustrativas")  # the sample's costs say what they are
+    expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(4)  # the inventory's own
+    page.get_by_role("button", name="Analisar e gerar o plano").click()
+    page.get_by_text("Plano salvo.").wait_for()
+    page.get_by_text("Curva de custo marginal de abatimento (MACC)").first.wait_for()
+    page.get_by_text("Meta e trajetória").first.wait_for()
+    # The cost curve and the target path are drawn beside the inventory's charts.
+    expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(6)
+    expect(main).to_contain_text("E se…")
+    page.screenshot(path=ARTIFACTS / "inventory-plan-actions.png", full_page=True)

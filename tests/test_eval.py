@@ -17,6 +17,7 @@ from tests.eval import checks
 from tests.eval.checks import AnswerSpec, NumberCheck, check_answer, quantities, read_number
 from tests.eval.harness import (
     GROUPS,
+    HOLDOUT,
     SAMPLE,
     failure_report,
     load_questions,
@@ -328,3 +329,176 @@ def test_the_offline_analyst_scores_at_least_90_percent(offline):
     )
     print(summary)
     assert result["score"] >= MIN_SCORE, f"{summary}\nFailing:\n{failure_report(outcomes)}"
+
+
+# --- the held-out set: a measurement, not a gate ------------------------------------------
+
+MIN_HOLDOUT = 40
+
+
+def test_the_holdout_set_has_40_new_questions_in_both_languages_and_every_group():
+    questions = load_questions(HOLDOUT)
+    tuned = load_questions()
+    assert len(questions) >= MIN_HOLDOUT
+    assert len({q.id for q in questions}) == len(questions)
+    assert not {q.id for q in questions} & {q.id for q in tuned}
+    assert not {q.text for q in questions} & {q.text for q in tuned}
+    assert {q.group for q in questions} == set(GROUPS)
+    for group in GROUPS:
+        assert {q.lang for q in questions if q.group == group} == {"pt", "en"}, group
+    portuguese = sum(q.lang == "pt" for q in questions) / len(questions)
+    assert 0.4 <= portuguese <= 0.6
+    assert all(q.attach == "sample" for q in questions if q.group == "my_data")
+    assert all(q.attach is None for q in questions if q.group == "no_inventory")
+    for question in questions:
+        spec = spec_for(question)
+        assert spec.expect != "answer" or spec.facts or spec.numbers, question.id
+
+
+# IPCC 2006 Guidelines, vol. 2 (tables 1.2, 1.4, 2.3, 3.2.2) and the BEN (kcal/kg, kg/m³).
+KCAL = 4.1868e-3  # GJ per 1,000 kcal
+LPG_CO2, LPG_NCVS = 63_100, (47.3, 11_100 * KCAL)  # kg/TJ; GJ/t (IPCC, BEN)
+LPG_CH4_N2O = ((1, 0.1), (62, 0.2))  # kg/TJ: stationary (table 2.3), road (table 3.2.2)
+GASOLINE_CO2, GASOLINE_DENSITY = 69_300, 0.742  # kg/TJ; kg/L (BEN, gasoline A)
+GASOLINE_NCVS = (44.3, 10_400 * KCAL)  # GJ/t (IPCC, BEN)
+GASOLINE_CH4_N2O = ((33, 3.2), (25, 8.0), (3.8, 5.7))  # uncontrolled, oxidation cat., low km
+ANHYDROUS_MJ_PER_L = 6_750 * KCAL * 0.791  # BEN: 6,750 kcal/kg, 791 kg/m³
+HYDRATED_DENSITY = 0.809  # kg/L (BEN)
+HYDRATED_NCVS = (27.0, 6_300 * KCAL)  # GJ/t: IPCC biogasoline, BEN hydrated ethanol
+HYDRATED_ETHANOL_MASS = (0.925, 0.946)  # ANP: 92.5% to 94.6% ethanol by mass
+BIOGASOLINE_CO2 = 70_800  # kg/TJ
+SIN_2024 = 0.0545  # t CO2/MWh, MCTI/SIRENE annual average
+
+
+def _blend(*fractions: tuple[float, str]) -> float:
+    """GWP of a refrigerant blend from its mass fractions (AR5)."""
+    table = as_frame()["AR5GWP100"]
+    return sum(share * float(table[gas]) for share, gas in fractions)
+
+
+def _lpg_t(tonnes: float) -> list[float]:
+    return [
+        tonnes * ncv / 1e3 * (LPG_CO2 + ch4 * AR5["CH4"] + n2o * AR5["N2O"]) / 1e3
+        for ncv in LPG_NCVS
+        for ch4, n2o in LPG_CH4_N2O
+    ]
+
+
+def _gasoline_c_t(liters: float, ethanol: float) -> list[float]:
+    """Fossil CO2 of the gasoline A share; CH4 and N2O of the fossil share or of the blend."""
+    values = []
+    for ncv in GASOLINE_NCVS:
+        fossil_tj = liters * (1 - ethanol) * GASOLINE_DENSITY * ncv / 1e6
+        blend_tj = fossil_tj + liters * ethanol * ANHYDROUS_MJ_PER_L / 1e6
+        for ch4, n2o in GASOLINE_CH4_N2O:
+            for tj in (fossil_tj, blend_tj):
+                values.append(
+                    (fossil_tj * GASOLINE_CO2 + tj * (ch4 * AR5["CH4"] + n2o * AR5["N2O"])) / 1e3
+                )
+    return values
+
+
+def _ethanol_biogenic_t(liters: float) -> list[float]:
+    mass_t = liters * HYDRATED_DENSITY / 1e3
+    by_energy = [mass_t * ncv * BIOGASOLINE_CO2 / 1e6 for ncv in HYDRATED_NCVS]
+    by_carbon = [mass_t * share * 2 * 44.01 / 46.07 for share in HYDRATED_ETHANOL_MASS]
+    return by_energy + by_carbon
+
+
+HOLDOUT_TRUE_VALUES = {
+    "ho-calc-lpg-en": _lpg_t(10),
+    "ho-calc-gasoline-c-pt": _gasoline_c_t(20_000, 0.27),
+    "ho-calc-ethanol-biogenic-en": _ethanol_biogenic_t(10_000),
+    "ho-calc-r404a-pt": [12 / 1e3 * _blend((0.44, "HFC125"), (0.52, "HFC143a"), (0.04, "HFC134a"))],
+    "ho-calc-r407c-en": [15 / 1e3 * _blend((0.23, "HFC32"), (0.25, "HFC125"), (0.52, "HFC134a"))],
+    "ho-calc-r22-pt": [20 / 1e3 * _blend((1.0, "HCFC22"))],
+    "ho-calc-market-based-en": [(8_000 - 5_000) * SIN_2024],
+}
+
+
+def _holdout_checks(group: str) -> dict[str, tuple[NumberCheck, ...]]:
+    return {q.id: spec_for(q).numbers for q in load_questions(HOLDOUT, groups=[group])}
+
+
+def test_holdout_calculation_ranges_hold_the_values_the_sources_give():
+    checks_by_id = _holdout_checks("calculation")
+    assert set(HOLDOUT_TRUE_VALUES) == set(checks_by_id)
+    assert HOLDOUT_TRUE_VALUES["ho-calc-r404a-pt"][0] == pytest.approx(47.31, abs=0.01)
+    assert HOLDOUT_TRUE_VALUES["ho-calc-r407c-en"][0] == pytest.approx(24.36, abs=0.01)
+    for qid, values in HOLDOUT_TRUE_VALUES.items():
+        (check,) = checks_by_id[qid]
+        for value in values:
+            assert any(low <= value <= high for low, high in check.ranges), (qid, value)
+
+
+def _workbook_rows() -> list[dict]:
+    """Every data row of the sample's scope sheets: its cells, scope, sheet and t CO2e."""
+    found = []
+    book = openpyxl.load_workbook(SAMPLE, data_only=True, read_only=True)
+    for sheet in book.worksheets:
+        rows = [list(row) for row in sheet.iter_rows(values_only=True)]
+        title = str(rows[0][0] or "")
+        if not title.startswith("Escopo"):
+            continue
+        at = next(i for i, row in enumerate(rows) if "Fonte emissora" in row)
+        header = [str(cell or "") for cell in rows[at]]
+        column = next(i for i, name in enumerate(header) if name.endswith("(t CO2e)"))
+        for row in rows[at + 1 :]:
+            if row[0] == "Total":
+                break
+            cells = dict(zip(header, row, strict=False))
+            found.append({**cells, "scope": title.split()[1], "sheet": sheet.title,
+                          "t": float(row[column])})  # fmt: skip
+    return found
+
+
+SITES = ("Fábrica Santa Gertrudes (SP)", "Fábrica Criciúma (SC)", "Escritório São Paulo (SP)")
+
+
+def test_holdout_sample_figures_are_the_workbooks_own():
+    rows = _workbook_rows()
+
+    def total(keep) -> float:
+        return sum(row["t"] for row in rows if keep(row))
+
+    everything = total(lambda row: True)
+    expected = {
+        "ho-mydata-by-site-en": [
+            total(lambda row, site=site: row["Unidade"] == site) for site in SITES
+        ],
+        "ho-mydata-mobile-pt": [total(lambda row: row["sheet"] == "Combustão móvel")],
+        "ho-mydata-lpg-en": [total(lambda row: row.get("Combustível") == "GLP")],
+        "ho-mydata-criciuma-scope2-pt": [
+            total(lambda row: row["scope"] == "2" and row["Unidade"] == "Fábrica Criciúma (SC)")
+        ],
+        "ho-mydata-scope1-share-en": [100 * total(lambda row: row["scope"] == "1") / everything],
+        "ho-mydata-waste-pt": [total(lambda row: "Destinação" in row)],
+    }
+    assert everything == pytest.approx(48_976.59, abs=0.01)
+    assert expected["ho-mydata-lpg-en"] == [pytest.approx(323.99, abs=0.01)]
+    checks_by_id = _holdout_checks("my_data")
+    assert set(expected) == set(checks_by_id)
+    for qid, values in expected.items():
+        assert len(values) == len(checks_by_id[qid]), qid
+        for value, check in zip(values, checks_by_id[qid], strict=True):
+            assert any(low <= value <= high for low, high in check.ranges), (qid, value)
+    # Criciúma's costliest month of grid electricity: the one the question expects.
+    criciuma = [r for r in rows if r["scope"] == "2" and r["Unidade"] == "Fábrica Criciúma (SC)"]
+    assert max(criciuma, key=lambda row: row["t"])["Mês"] == "out/2024"
+
+
+def test_every_holdout_check_runs_on_the_offline_analysts_answers(offline):
+    questions = load_questions(HOLDOUT)
+    for question in questions:  # each spec resolves and its checks run on any text
+        assert check_answer("", spec_for(question)) == ["empty answer"]
+        assert isinstance(check_answer("Escopo 1: 10 t CO2e.", spec_for(question)), list)
+    outcomes = run_all(questions)
+    assert [o.id for o in outcomes] == [q.id for q in questions]
+    assert all(o.passed == (not o.reasons) for o in outcomes)
+    result = score(outcomes)
+    groups = ", ".join(
+        f"{group} {values['passed']}/{values['count']}"
+        for group, values in result["groups"].items()
+    )
+    print(f"held-out score {result['score']:.1%} ({result['passed']}/{result['count']}): {groups}")
+    print(failure_report(outcomes))

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 
 from application.exports import conversation_markdown, plan_docx, plan_markdown, plan_pdf
 from application.safe_text import sanitize
+from engine.actions.model import Action, Installation, PathPoint, PlanActions, RowRef, Target
 from engine.dto import AekoImprovementPlan, AekoMessage, AekoSession
 
 TITLE = "Plano de melhoria — Cerâmica Vale Verde"
@@ -499,3 +500,173 @@ def test_sanitize_is_fast_on_hostile_input():
     for text in hostile:
         sanitize(text)
     assert time.perf_counter() - started < 2.0
+
+
+# --------------------------------------------------------------------------------------------
+# The computed actions: table, MACC, target path, SBCE readiness
+# --------------------------------------------------------------------------------------------
+
+ACTION_HEADINGS = {
+    "pt": [
+        "Ações",
+        "Curva de custo marginal de abatimento (MACC)",
+        "Meta e trajetória",
+        "Prontidão para o SBCE",
+    ],
+    "en": [
+        "Actions",
+        "Marginal abatement cost curve (MACC)",
+        "Target and trajectory",
+        "SBCE readiness",
+    ],
+}
+
+
+def _action(n: int, name: str, cost: float | None, low: float, high: float) -> Action:
+    return Action(
+        id=f"m{n}@Combustão:{n}",
+        measure_id=f"m{n}",
+        measure={"pt": name, "en": f"{name} EN"},
+        source={"pt": "Diesel", "en": "Diesel"},
+        mechanism="fuel_switch",
+        rows=(
+            RowRef(
+                sheet="Combustão",
+                row=n,
+                source="Diesel",
+                facility="Fábrica <script>x</script>",  # spreadsheet text: untrusted
+                gas="CO2",
+            ),
+        ),
+        scope=1,
+        baseline_tco2e=5000.0,
+        reduction_low_tco2e=low,
+        reduction_high_tco2e=high,
+        cost_per_t_brl=cost,
+    )
+
+
+@pytest.fixture
+def actions() -> PlanActions:
+    return PlanActions(
+        actions=[
+            _action(1, "Troca de diesel por HVO", 350.0, 800.0, 1000.0),
+            _action(2, "Eficiência nos fornos", -120.0, 200.0, 400.0),
+            _action(3, "Recuperação de calor", None, 1500.0, 2500.0),
+        ],
+        target=Target(base_year=2022, base_tco2e=12000.0, percent=30, year=2030),
+        path=[
+            PathPoint(
+                year=year,
+                allowed_tco2e=12000 - (year - 2022) * 450,
+                expected_tco2e=11000 - (year - 2024) * 500,
+                expected_low_tco2e=11000 - (year - 2024) * 350,
+            )
+            for year in range(2024, 2031)
+        ],
+        meets_target=True,
+        installations=[Installation(facility="Fábrica 1", scope1_tco2e=23000, status="monitoring")],
+        inventory_tco2e=11000.0,
+        inventory_year=2024,
+    )
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_markdown_adds_the_action_sections_after_the_plan(plan, actions, lang):
+    text = plan_markdown(plan, title=TITLE, lang=lang, actions=actions)
+    order = HEADINGS[lang] + ACTION_HEADINGS[lang]
+    positions = [text.index(f"\n## {heading}\n") for heading in order]
+    assert positions == sorted(positions)
+    assert text.index(f"## {ACTION_HEADINGS[lang][-1]}") < text.index("\n---\n")
+    assert "![" not in text and "<script" not in text  # no image, no live tag
+
+
+def test_markdown_prints_the_action_table_and_the_macc_in_order(plan, actions):
+    text = plan_markdown(plan, title=TITLE, actions=actions)
+    table = text.split("## Ações")[1].split("## Curva")[0]
+    assert "| Medida |" in table and "| Troca de diesel por HVO |" in table
+    assert "| 800,0–1.000,0 |" in table and "| custo desconhecido |" in table
+    assert "&lt;script&gt;" in table  # the facility's tag is text
+    macc = text.split("## Curva de custo marginal de abatimento (MACC)")[1].split("## Meta")[0]
+    rows = [line for line in macc.splitlines() if line.startswith("| 1 ") or line[:4] == "| 2 "]
+    assert rows == [
+        "| 1 | Eficiência nos fornos | 300,0 | 0,0–300,0 | -120 |",
+        "| 2 | Troca de diesel por HVO | 900,0 | 300,0–1.200,0 | 350 |",
+    ]
+    assert "Custo desconhecido (fora da curva): Recuperação de calor." in macc
+    assert "Recuperação de calor |" not in macc  # listed, not drawn with a made-up cost
+    path = text.split("## Meta e trajetória")[1]
+    assert "| 2030 | 8.400,0 |" in path
+
+
+def test_markdown_in_english_writes_english_numbers(plan, actions):
+    text = plan_markdown(plan, title=TITLE, lang="en", actions=actions)
+    assert "| 800.0–1,000.0 |" in text and "| cost unknown |" in text
+    assert "Cost unknown (not on the curve): Recuperação de calor EN." in text
+
+
+def test_exports_without_actions_keep_their_three_sections(plan):
+    text = plan_markdown(plan, title=TITLE)
+    assert "## Ações" not in text and "MACC" not in text
+    document = _docx(plan_docx(plan, title=TITLE))
+    assert len(document.sections) == 1 and not document.inline_shapes
+
+
+def test_no_target_no_trajectory_section(plan, actions):
+    free = actions.model_copy(update={"target": None, "path": [], "meets_target": None})
+    text = plan_markdown(plan, title=TITLE, actions=free)
+    assert "## Meta e trajetória" not in text and "## Prontidão para o SBCE" in text
+    document = _docx(plan_docx(plan, title=TITLE, actions=free))
+    assert len(document.inline_shapes) == 1  # the MACC alone
+
+
+def _images(document: docx.document.Document) -> list[str]:
+    parts = document.part.package.iter_parts()
+    return [part.partname for part in parts if part.content_type == "image/png"]
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_docx_has_the_action_table_and_the_charts(plan, actions, lang):
+    document = _docx(plan_docx(plan, title=TITLE, lang=lang, actions=actions))
+    headings = [p.text for p in document.paragraphs if p.style.name == "Heading 1"]
+    assert headings == HEADINGS[lang] + ACTION_HEADINGS[lang]
+    table = document.tables[0]
+    cells = [[cell.text for cell in row.cells] for row in table.rows]
+    assert cells[0][0] == ("Medida" if lang == "pt" else "Measure") and len(cells[0]) == 11
+    assert [row[0] for row in cells[1:]] == [a.measure[lang] for a in actions.actions]
+    unknown = "custo desconhecido" if lang == "pt" else "cost unknown"
+    assert unknown in cells[3]
+    assert ("800,0–1.000,0" if lang == "pt" else "800.0–1,000.0") in cells[1]
+    assert all("<script" not in cell for row in cells for cell in row)
+    # The MACC and the path as PNG pictures, on landscape pages that keep the footer; the
+    # MACC's bars named in a table below it, left to right.
+    assert len(document.inline_shapes) == 2 and len(_images(document)) == 2
+    macc = [[cell.text for cell in row.cells][:2] for row in document.tables[1].rows[1:]]
+    assert macc == [
+        ["1", actions.actions[1].measure[lang]],
+        ["2", actions.actions[0].measure[lang]],
+    ]
+    landscape = document.sections[1]
+    assert round(landscape.page_width.mm) == 297 and landscape.footer.is_linked_to_previous
+    assert round(document.sections[0].page_width.mm) == 210
+    text = "\n".join(p.text for p in document.paragraphs)
+    assert ("Recuperação de calor" if lang == "pt" else "Recuperação de calor EN") in text
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_pdf_has_the_action_table_and_the_charts(plan, actions, lang):
+    data = plan_pdf(plan, title=TITLE, lang=lang, actions=actions)
+    reader = PdfReader(io.BytesIO(data))
+    assert sum(len(page.images) for page in reader.pages) == 2
+    landscape = [page for page in reader.pages if page.mediabox.width > page.mediabox.height]
+    assert landscape  # the action sections, eleven columns wide
+    text = _pdf_text(data)
+    positions = [text.index(heading) for heading in HEADINGS[lang] + ACTION_HEADINGS[lang]]
+    assert positions == sorted(positions)
+    for cell in (actions.actions[0].measure[lang], "Diesel", "350", "-120"):
+        assert cell in text
+    assert ("custo desconhecido" if lang == "pt" else "cost unknown") in text
+    assert ("1.000,0" if lang == "pt" else "1,000.0") in text
+    assert "<script" not in text
+    # A table, not the rows as text: the action table is drawn as cells.
+    assert "| Medida |" not in text and "| Measure |" not in text

@@ -23,8 +23,8 @@ from engine.models.scripted import ScriptedChatModel
 INVENTORY = "| Fonte | Gás | t CO2e |\n|---|---|---|\n| Caldeira | CO2 | 1240 |"
 PLAN = (
     "## Problema definido\nA caldeira a diesel emite 1.240 t CO2e.\n\n"
-    "## Método\nSubstituir 40% do diesel por HVO até 2027.\n\n"
-    "## Raciocínio\nHVO reduz 50% a 90% do ciclo de vida.\nNext agent: Nenhum"
+    "## Método\nSubstituir parte do diesel por HVO.\n\n"
+    "## Raciocínio\nO HVO retira o CO2 fóssil da parte substituída.\nNext agent: Nenhum"
 )
 
 
@@ -50,8 +50,8 @@ def test_a_well_formed_plan_costs_one_coordinator_call():
     assert isinstance(plan, AekoImprovementPlan)
     assert plan.id is None and plan.id_external_inventory == 502
     assert plan.defined_problem == "A caldeira a diesel emite 1.240 t CO2e."
-    assert plan.method == "Substituir 40% do diesel por HVO até 2027."
-    assert plan.reasoning == "HVO reduz 50% a 90% do ciclo de vida."
+    assert plan.method == "Substituir parte do diesel por HVO."
+    assert plan.reasoning == "O HVO retira o CO2 fóssil da parte substituída."
     assert len(slow.calls_for(COORDINATOR)) == 1
     assert fast.calls == []  # confined to the report analysts: no router, no guardrail
 
@@ -147,7 +147,8 @@ def test_plan_that_never_comes_raises_naming_the_missing_fields():
 
 
 def test_model_has_no_say_in_identifiers_or_timestamps():
-    sneaky = PLAN.replace("## Raciocínio", "_id: 123\nupdated_at: 1999-01-01\n\n## Raciocínio")
+    # No digits: a figure no source holds would be sent back before the identifiers matter.
+    sneaky = PLAN.replace("## Raciocínio", "_id: abc\nupdated_at: ontem\n\n## Raciocínio")
     configure([sneaky])
     plan = AekoInventoryAnalyzer().analyze(INVENTORY, id_external_inventory=9)
     assert plan.id is None and plan.id_external_inventory == 9

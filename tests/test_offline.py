@@ -170,8 +170,12 @@ def test_inventory_flow_offline_plan_numbers_equal_the_ingestion_analytics(offli
     assert f"{number(top['tco2e'])} t CO2e" in plan.defined_problem
     assert percent(top["share"]) in plan.defined_problem
     assert inventory.gwp_set in plan.defined_problem
-    assert "### 1." in plan.method
-    assert "t CO2e" in plan.reasoning
+    # The method is the engine's computed action table, every action by name.
+    assert plan.actions is not None and plan.actions.actions
+    assert all(action.measure["pt"] in plan.method for action in plan.actions.actions)
+    low = number(sum(a.reduction_low_tco2e for a in plan.actions.actions
+                     if a.scope2_method != "market"))  # fmt: skip
+    assert low in plan.reasoning and "t CO2e" in plan.reasoning
     assert plan.agents_called[-1] == COORDINATOR
     assert {c.model for c in plan.usage.calls} == {OFFLINE_MODEL_NAME}
 

@@ -8,12 +8,14 @@ from datetime import datetime
 
 from docx import Document
 from docx.document import Document as DocxDocument
+from docx.enum.section import WD_ORIENT, WD_SECTION
 from docx.enum.text import WD_ALIGN_PARAGRAPH
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from docx.shared import Mm, Pt, RGBColor
 from docx.text.paragraph import Paragraph as DocxParagraph
 
+from application.exports.actions import action_sections, chart_image
 from application.exports.blocks import (
     Block,
     Code,
@@ -26,13 +28,16 @@ from application.exports.blocks import (
     Table,
     parse,
 )
-from application.exports.labels import footer_line, language, one_line, sections, words
+from application.exports.labels import Lang, footer_line, language, one_line, sections, words
+from engine.actions.model import PlanActions
 from engine.dto import AekoImprovementPlan
 
 __all__ = ["plan_docx"]
 
 _GREY = RGBColor(0x6B, 0x6B, 0x6B)
 _MONO = "Consolas"
+_CHART_WIDTH = Mm(200)  # on the landscape pages: 253 mm between the margins
+_ACTION_TABLE_SIZE = Pt(8)
 _ALIGN = {
     "left": WD_ALIGN_PARAGRAPH.LEFT,
     "center": WD_ALIGN_PARAGRAPH.CENTER,
@@ -41,9 +46,16 @@ _ALIGN = {
 
 
 def plan_docx(
-    plan: AekoImprovementPlan, *, title: str, subtitle: str = "", lang: str = "pt"
+    plan: AekoImprovementPlan,
+    *,
+    title: str,
+    subtitle: str = "",
+    lang: str = "pt",
+    actions: PlanActions | None = None,
 ) -> bytes:
-    """The plan as a Word document: title, subtitle, the three sections, a footer."""
+    """The plan as a Word document: title, subtitle, the three sections, then the computed
+    ``actions`` on landscape pages (their table, the MACC, the target path, the SBCE
+    readiness), a footer on every page."""
     code = language(lang)
     labels = words(code)
     document = Document()
@@ -78,15 +90,37 @@ def plan_docx(
     run = footer.add_run(footer_line(plan, code) + "  ·  ")
     run.font.size, run.font.color.rgb = Pt(8), _GREY
     _add_page_field(footer)
+    if actions is not None:  # after the footer: the landscape section inherits it
+        _add_actions(document, actions, code)
 
     buffer = io.BytesIO()
     document.save(buffer)
     return buffer.getvalue()
 
 
+def _add_actions(document: DocxDocument, actions: PlanActions, lang: Lang) -> None:
+    """The action sections on landscape pages: an eleven-column table needs the width. The
+    new section's footer is linked to the first one's."""
+    section = document.add_section(WD_SECTION.NEW_PAGE)
+    section.orientation = WD_ORIENT.LANDSCAPE
+    section.page_width, section.page_height = Mm(297), Mm(210)
+    writer = _Writer(document, table_size=_ACTION_TABLE_SIZE)
+    for part in action_sections(actions, lang):
+        document.add_heading(part.heading, level=1)
+        writer.blocks(parse(part.text))
+        image = chart_image(actions, part.chart, lang) if part.chart else None
+        if image is not None:
+            document.add_picture(io.BytesIO(image), width=_CHART_WIDTH)
+            document.paragraphs[-1].alignment = WD_ALIGN_PARAGRAPH.CENTER
+        writer.blocks(parse(part.table))
+        if part.note:
+            writer.blocks(parse(part.note))
+
+
 class _Writer:
-    def __init__(self, document: DocxDocument) -> None:
+    def __init__(self, document: DocxDocument, table_size: Pt | None = None) -> None:
         self.document = document
+        self.table_size = table_size  # the cells' font size; None: the body's
 
     def blocks(self, blocks: Sequence[Block], depth: int = 0, quoted: bool = False) -> None:
         for block in blocks:
@@ -141,17 +175,21 @@ class _Writer:
         for row_index, cells in enumerate((block.header, *block.rows)):
             for column, runs in enumerate(cells):
                 paragraph = table.rows[row_index].cells[column].paragraphs[0]
-                _add_runs(paragraph, runs, bold=row_index == 0)
+                _add_runs(paragraph, runs, bold=row_index == 0, size=self.table_size)
                 align = block.aligns[column] if column < len(block.aligns) else None
                 if align:
                     paragraph.alignment = _ALIGN[align]
         self.document.add_paragraph()  # Word glues a following table or text to this one
 
 
-def _add_runs(paragraph: DocxParagraph, runs: Sequence[Run], *, bold: bool = False) -> None:
+def _add_runs(
+    paragraph: DocxParagraph, runs: Sequence[Run], *, bold: bool = False, size: Pt | None = None
+) -> None:
     for piece in runs:
         run = paragraph.add_run(piece.text)  # python-docx turns "\n" into a line break
         run.bold, run.italic = (piece.bold or bold) or None, piece.italic or None
+        if size is not None:
+            run.font.size = size
         if piece.code:
             run.font.name = _MONO
 

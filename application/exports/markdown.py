@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import re
 
+from application.exports.actions import action_sections
 from application.exports.labels import footer_line, language, one_line, sections, words
+from engine.actions.model import PlanActions
 from engine.dto import AekoImprovementPlan
 
 __all__ = ["md_literal", "plan_markdown"]
 
 
 def plan_markdown(
-    plan: AekoImprovementPlan, *, title: str, subtitle: str = "", lang: str = "pt"
+    plan: AekoImprovementPlan,
+    *,
+    title: str,
+    subtitle: str = "",
+    lang: str = "pt",
+    actions: PlanActions | None = None,
 ) -> str:
-    """Title, subtitle, the three sections and a footer."""
+    """Title, subtitle, the three sections, the computed ``actions`` (their table, the MACC's
+    bars as a table, the target path, the SBCE readiness) and a footer."""
     code = language(lang)
     lines = [f"# {md_literal(one_line(title))}", ""]
     if one_line(subtitle):
@@ -22,6 +30,10 @@ def plan_markdown(
         lines += [f"## {heading}", ""]
         body = _demote_headings(text) if text else f"_{words(code)['empty']}_"
         lines += [body, ""]
+    for section in action_sections(actions, code) if actions is not None else []:
+        lines += [f"## {section.heading}", ""]
+        parts = (section.text, section.table, section.note)
+        lines += [_demote_headings("\n\n".join(part for part in parts if part)), ""]
     lines += ["---", "", f"_{footer_line(plan, code)}_", ""]
     return "\n".join(lines)
 

@@ -7,6 +7,7 @@ tables); this module only decides fonts, indents and spacing. The DejaVu faces a
 
 from __future__ import annotations
 
+import io
 import unicodedata
 from collections.abc import Sequence
 from functools import cache
@@ -14,8 +15,9 @@ from pathlib import Path
 
 from fontTools.ttLib import TTFont
 from fpdf import FPDF, FontFace
-from fpdf.enums import TextEmphasis, WrapMode, XPos, YPos
+from fpdf.enums import Align, TextEmphasis, WrapMode, XPos, YPos
 
+from application.exports.actions import ActionSection, action_sections, chart_image
 from application.exports.blocks import (
     Block,
     Code,
@@ -29,7 +31,8 @@ from application.exports.blocks import (
     parse,
     plain,
 )
-from application.exports.labels import footer_line, language, one_line, sections, words
+from application.exports.labels import Lang, footer_line, language, one_line, sections, words
+from engine.actions.model import PlanActions
 from engine.dto import AekoImprovementPlan
 
 __all__ = ["plan_pdf"]
@@ -53,8 +56,11 @@ _LINE = 5.2  # mm
 _INDENT = 6.0  # mm per list or quote level
 _MIN_WIDTH = 40.0  # mm: however deep the nesting, text keeps this much room
 _CELL_PADDING = (1.2, 1.6)  # mm: top/bottom, left/right
-_MIN_CELL_TEXT = 5.0  # mm: the narrowest column's text width for a table to be drawn
+_MIN_CELL_TEXT = 2.5  # mm: the narrowest column's text, however short its words
+_MAX_WORD = 45.0  # mm: a longer word wraps inside its cell instead of widening the column
 _BULLETS = ("•", "◦", "▪")
+_ACTION_TABLE = 7.0  # pt: the action table's cells, eleven columns on a landscape page
+_CHART_WIDTH = 200.0  # mm, on a landscape page (257 mm between the margins)
 
 
 # --------------------------------------------------------------------------------------------
@@ -148,8 +154,11 @@ def plan_pdf(
     subtitle: str = "",
     lang: str = "pt",
     compress: bool = True,
+    actions: PlanActions | None = None,
 ) -> bytes:
-    """The plan as an A4 PDF; ``compress=False`` leaves the page streams readable."""
+    """The plan as an A4 PDF; ``compress=False`` leaves the page streams readable. The
+    computed ``actions`` (their table, the MACC, the target path, the SBCE readiness) follow
+    the three sections on landscape pages."""
     code = language(lang)
     labels = words(code)
     pdf = _PlanPdf(footer_line(plan, code), labels["page"])
@@ -175,19 +184,43 @@ def plan_pdf(
 
     writer = _Writer(pdf)
     for heading, text in sections(plan, code):
-        if pdf.will_page_break(2 + 7 + 2.5 + 2 * _LINE):
-            pdf.add_page()  # a section heading never ends a page
-        pdf.ln(2)
-        pdf.set_font(_SANS, "B", 14)
-        pdf.set_text_color(*_GREEN)
-        _lines(pdf, heading, 7)
-        pdf.set_draw_color(*_GREEN)
-        pdf.line(pdf.l_margin, pdf.get_y(), pdf.w - pdf.r_margin, pdf.get_y())
-        pdf.ln(2.5)
-        pdf.set_text_color(*_TEXT)
+        _section_heading(pdf, heading)
         empty = Paragraph((Run(labels["empty"], italic=True),))
         writer.blocks(parse(text) or [empty], pdf.l_margin)
+    if actions is not None:
+        pdf.add_page(orientation="L")
+        writer = _Writer(pdf, table_size=_ACTION_TABLE)
+        for part in action_sections(actions, code):
+            _action_section(pdf, writer, part, actions, code)
     return bytes(pdf.output())
+
+
+def _section_heading(pdf: FPDF, heading: str) -> None:
+    if pdf.will_page_break(2 + 7 + 2.5 + 2 * _LINE):
+        pdf.add_page(same=True)  # a section heading never ends a page
+    pdf.ln(2)
+    pdf.set_font(_SANS, "B", 14)
+    pdf.set_text_color(*_GREEN)
+    _lines(pdf, heading, 7)
+    pdf.set_draw_color(*_GREEN)
+    pdf.line(pdf.l_margin, pdf.get_y(), pdf.w - pdf.r_margin, pdf.get_y())
+    pdf.ln(2.5)
+    pdf.set_text_color(*_TEXT)
+
+
+def _action_section(
+    pdf: FPDF, writer: _Writer, part: ActionSection, actions: PlanActions, lang: Lang
+) -> None:
+    _section_heading(pdf, part.heading)
+    writer.blocks(parse(part.text), pdf.l_margin)
+    image = chart_image(actions, part.chart, lang) if part.chart else None
+    if image is not None:
+        # Centred; with no y, fpdf2 breaks the page first when the picture would not fit.
+        pdf.image(io.BytesIO(image), x=Align.C, w=_CHART_WIDTH, alt_text=part.heading)
+        pdf.ln(2.5)
+    writer.blocks(parse(part.table), pdf.l_margin)
+    if part.note:
+        writer.blocks(parse(part.note), pdf.l_margin)
 
 
 def _lines(pdf: FPDF, text: str, height: float) -> None:
@@ -203,9 +236,10 @@ def _lines(pdf: FPDF, text: str, height: float) -> None:
 
 
 class _Writer:
-    def __init__(self, pdf: FPDF) -> None:
+    def __init__(self, pdf: FPDF, *, table_size: float = 9) -> None:
         self.pdf = pdf
-        self.right = pdf.w - pdf.r_margin
+        self.right = pdf.w - pdf.r_margin  # the page's width when the writer is made
+        self.table_size = table_size  # pt, the cells' text
 
     def blocks(self, blocks: Sequence[Block], left: float) -> None:
         for block in blocks:
@@ -217,7 +251,7 @@ class _Writer:
         match block:
             case Heading():
                 if pdf.will_page_break(1.5 + 6 + 2 * _LINE):
-                    pdf.add_page()  # a subheading never ends a page
+                    pdf.add_page(same=True)  # a subheading never ends a page
                 pdf.ln(1.5)
                 size = 11.5 if block.level <= 3 else _BODY
                 self.runs(block.runs, left, height=6, size=size, bold=True)
@@ -279,7 +313,7 @@ class _Writer:
         text_left = marker_left + marker_width
         for number, item in enumerate(block.items, start=block.start):
             if pdf.will_page_break(_LINE):
-                pdf.add_page()  # the marker and its item's first line share a page
+                pdf.add_page(same=True)  # the marker and its item's first line share a page
             pdf.set_font(_SANS, "", _BODY)
             pdf.set_x(marker_left)
             marker = f"{number}." if block.ordered else _BULLETS[min(depth, 2)]
@@ -298,19 +332,19 @@ class _Writer:
             return
         pdf = self.pdf
         width = self.right - left
-        weights = _column_weights(block)
-        if width * min(weights) / sum(weights) - 2 * _CELL_PADDING[1] < _MIN_CELL_TEXT:
+        widths = _column_widths(pdf, block, width, self.table_size)
+        if widths is None:
             # Too many columns for the page: fpdf2 would raise, so the rows go out as text.
             rows = (block.header, *block.rows)
             self.code("\n".join(" | ".join(plain(cell) for cell in row) for row in rows), left)
             return
-        pdf.set_font(_SANS, "", 9)
+        pdf.set_font(_SANS, "", self.table_size)
         pdf.set_draw_color(170, 170, 170)
         pdf.set_x(left)
         aligns = tuple((align or "left").upper() for align in block.aligns)
         with pdf.table(
             width=width,
-            col_widths=weights,
+            col_widths=widths,
             align="LEFT",
             text_align=aligns or "LEFT",
             line_height=4.6,
@@ -343,6 +377,34 @@ class _Writer:
             new_x=XPos.LMARGIN,
             new_y=YPos.NEXT,
         )
+
+
+def _column_widths(pdf: FPDF, table: Table, width: float, size: float) -> tuple[float, ...] | None:
+    """Each column's width in mm: at least its longest word (a header's in bold), so no word
+    is cut in two; the rest of ``width`` shared as ``_column_weights`` asks. None when even
+    the longest words do not fit side by side."""
+    padding = 2 * _CELL_PADDING[1] + 0.4  # and a hair for rounding
+    floors = []
+    for column in range(len(table.header)):
+        longest = _MIN_CELL_TEXT
+        for index, row in enumerate((table.header, *table.rows)):
+            pdf.set_font(_SANS, "B" if index == 0 else "", size)
+            for word in _drawable(plain(row[column]), _sans()).split():
+                longest = max(longest, min(pdf.get_string_width(word), _MAX_WORD))
+        floors.append(longest + padding)
+    if sum(floors) > width:
+        return None
+    weights = _column_weights(table)
+    fixed: dict[int, float] = {}  # columns held at their floor
+    while True:
+        free = width - sum(fixed.values())
+        rest = [i for i in range(len(floors)) if i not in fixed]
+        total = sum(weights[i] for i in rest)
+        starved = [i for i in rest if free * weights[i] / total < floors[i]]
+        if not starved:
+            break
+        fixed.update((i, floors[i]) for i in starved)
+    return tuple(fixed[i] if i in fixed else free * weights[i] / total for i in range(len(floors)))
 
 
 def _column_weights(table: Table) -> tuple[float, ...]:

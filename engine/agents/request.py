@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.dto import AekoMessage, Flow
 
@@ -40,6 +40,10 @@ class AgentRequest:
     # chat: the texts the run's tools returned so far; guardrail: everything a number of the
     # draft may come from (tool results, the attached inventory, the question, references)
     evidence: tuple[str, ...] = ()
+    # inventory: the actions the engine computed for the plan (PlanActions), and their text
+    actions: Any = field(default=None, repr=False)
+    actions_text: str = ""
+    unbacked_numbers: tuple[str, ...] = ()  # plan rewrite: the figures with no source
 
 
 @dataclass(frozen=True)

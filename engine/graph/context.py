@@ -33,6 +33,10 @@ QUESTION = "Pergunta do usuário"
 ATTACHMENT = "Inventário anexado à conversa (resumo; a tabela está em consultar_inventario)"
 CONSULTED = "Fontes consultadas nesta execução (os números da resposta devem vir daqui)"
 INVENTORY = "Inventário de emissões (Markdown)"
+ACTIONS = (
+    "Ações calculadas pelo motor da Aeko (regras do GHG Protocol; use estes números como "
+    "estão e não escreva nenhum outro)"
+)
 FINDINGS = "Análises recebidas até agora"
 GUARDRAIL_POINTS = "Pontos apontados pelo Guardrail de Saída na tentativa anterior"
 REVIEW_DRAFT = "Revise esta resposta"
@@ -61,7 +65,10 @@ def history_transcript(messages: Sequence[AekoMessage]) -> str:
     return "\n".join(lines)
 
 
-def agent_request(state: RunState, *, inventory: bool) -> str:
+def agent_request(state: RunState, *, inventory: bool, actions: bool = False) -> str:
+    """The request as a model reads it. ``actions``: the inventory flow's agents that work
+    from the engine's computed actions (the green-gases analyst, the coordinator) read them
+    too; the others keep to the digest, so their request stays within its budget."""
     parts = []
     if state.get("context"):
         label = PREVIOUS_REPORT if inventory else BUSINESS_CONTEXT
@@ -73,6 +80,8 @@ def agent_request(state: RunState, *, inventory: bool) -> str:
     if state.get("attachment"):
         parts.append(f"{ATTACHMENT}:\n{state['attachment']}")
     parts.append(f"{INVENTORY if inventory else QUESTION}:\n{state['request']}")
+    if inventory and actions and state.get("actions_text"):
+        parts.append(f"{ACTIONS}:\n{state['actions_text']}")
     findings = latest_findings(state)
     if findings:
         parts.append(f"{FINDINGS}:\n{findings}")
@@ -120,16 +129,33 @@ def _entries(sources: Sequence[AekoSource]) -> bool:
     return any(source.kind == "knowledge" for source in sources)
 
 
-def plan_rewrite_request(state: RunState, missing: Sequence[str]) -> str:
-    headings = ", ".join(f"`## {PLAN_HEADINGS[field]}`" for field in missing)
+def plan_rewrite_request(
+    state: RunState, missing: Sequence[str], unbacked: Sequence[str] = ()
+) -> str:
     all_headings = "\n".join(f"## {title}" for title in PLAN_HEADINGS.values())
+    problems = []
+    if missing:
+        headings = ", ".join(f"`## {PLAN_HEADINGS[field]}`" for field in missing)
+        problems.append(f"Faltaram ou ficaram vazias as seções {headings}.")
+    if unbacked:
+        problems.append(
+            f"Estes números não estão nas ações calculadas nem no inventário: "
+            f"{', '.join(unbacked)}. Use só os números recebidos."
+        )
     return (
-        f"{agent_request(state, inventory=True)}\n\n"
+        f"{agent_request(state, inventory=True, actions=True)}\n\n"
         f"Sua resposta anterior:\n<<<\n{state.get('plan_answer', '')}\n>>>\n\n"
-        f"Faltaram ou ficaram vazias as seções {headings}. Reescreva o plano completo, "
-        f"atendendo ao pedido original acima, com exatamente estes três títulos, nesta "
-        f"ordem, cada um com conteúdo:\n{all_headings}"
+        f"{' '.join(problems)} Reescreva o plano completo, atendendo ao pedido original "
+        f"acima, com exatamente estes três títulos, nesta ordem, cada um com conteúdo:\n"
+        f"{all_headings}"
     )
+
+
+def plan_backing(state: RunState) -> list[Backing]:
+    """What a plan's numbers may come from: the computed actions, the inventory as the
+    agents read it, the previous report, the date."""
+    keys = ("actions_text", "inventory_digest", "request", "context", "temporal")
+    return [Backing(state.get(key, "")) for key in keys if state.get(key)]
 
 
 def newest_findings(state: RunState) -> dict[str, str]:
@@ -177,6 +203,8 @@ def structured_request(
         history=state.get("history", ""),
         inventory_text=state["request"] if inventory_flow else "",
         inventory=inventory if inventory_flow else None,
+        actions=state.get("plan_actions"),
+        actions_text=state.get("actions_text", ""),
         findings=newest_findings(state),
         retry_reasons=rejections[-1] if rejections else "",
     )
@@ -197,14 +225,19 @@ def structured_guardrail_request(state: RunState) -> AgentRequest:
 
 
 def structured_plan_rewrite(
-    state: RunState, agent: str, missing: Sequence[str], inventory: Inventory | None = None
+    state: RunState,
+    agent: str,
+    missing: Sequence[str],
+    inventory: Inventory | None = None,
+    unbacked: Sequence[str] = (),
 ) -> AgentRequest:
-    """What ``plan_rewrite_request`` renders: the original request, the plan to redo and
-    the sections it lacked."""
+    """What ``plan_rewrite_request`` renders: the original request, the plan to redo, the
+    sections it lacked and the numbers it made up."""
     return replace(
         structured_request(state, "inventory", agent, inventory),
         previous_answer=state.get("plan_answer", ""),
         missing_sections=tuple(missing),
+        unbacked_numbers=tuple(unbacked),
     )
 
 

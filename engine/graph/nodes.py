@@ -216,7 +216,9 @@ def _inventory_analyst(runner: AgentRunner) -> Node:
         reply, emit = _run(
             runner,
             state,
-            context.agent_request(state, inventory=True),
+            context.agent_request(
+                state, inventory=True, actions=runner.name == GREEN_GASES_ANALYST
+            ),
             context.structured_request(state, "inventory", runner.name, _run_inventory()),
         )
         target = COORDINATOR if runner.name != INVENTORY_ANALYST else None
@@ -228,23 +230,28 @@ def _inventory_analyst(runner: AgentRunner) -> Node:
 
 
 def _plan_coordinator(runner: AgentRunner) -> Node:
-    """Writes the plan; a plan missing a section sends only this agent back."""
+    """Writes the plan; a plan missing a section, or quoting a number that neither the
+    computed actions nor the inventory hold, sends only this agent back."""
 
     def node(state: RunState) -> dict[str, Any]:
         rewrites = state.get("rewrites", 0)
         missing_before = state.get("plan_missing", ())
+        unbacked_before = state.get("plan_unbacked", ())
         inventory = _run_inventory()
         if rewrites:
-            request = context.plan_rewrite_request(state, missing_before)
+            request = context.plan_rewrite_request(state, missing_before, unbacked_before)
             structured = context.structured_plan_rewrite(
-                state, runner.name, missing_before, inventory
+                state, runner.name, missing_before, inventory, unbacked_before
             )
         else:
-            request = context.agent_request(state, inventory=True)
+            request = context.agent_request(state, inventory=True, actions=True)
             structured = context.structured_request(state, "inventory", runner.name, inventory)
         reply, emit = _run(runner, state, request, structured)
         plan = parse_plan(reply.text)
-        retry = bool(plan.missing) and rewrites < PLAN_FORMAT_MAX_RETRIES
+        loose: tuple[str, ...] = ()
+        if state.get("plan_actions") is not None and not plan.missing:
+            loose = tuple(unbacked(reply.text, context.plan_backing(state))[:8])
+        retry = bool(plan.missing or loose) and rewrites < PLAN_FORMAT_MAX_RETRIES
         target = COORDINATOR if retry else END
         _finished(emit, runner, reply, state, target)
         update = {
@@ -252,6 +259,7 @@ def _plan_coordinator(runner: AgentRunner) -> Node:
             "plan_answer": reply.text,
             "plan_fields": plan.fields,
             "plan_missing": plan.missing,
+            "plan_unbacked": loose,
             "next": target,
         }
         if retry:
@@ -260,6 +268,7 @@ def _plan_coordinator(runner: AgentRunner) -> Node:
                     missing=plan.missing,
                     headings=tuple(f"## {PLAN_HEADINGS[field]}" for field in plan.missing),
                     rewrite=rewrites + 1,
+                    unbacked=loose,
                 )
             )
             update["rewrites"] = rewrites + 1

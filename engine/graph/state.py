@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, TypedDict
+from typing import Annotated, Any, TypedDict
 
 from engine.agents.runner import Evidence
 from engine.dto import AekoModelCall
@@ -39,4 +39,8 @@ class RunState(TypedDict, total=False):
     plan_answer: str  # the coordinator's last plan text, for a rewrite request
     plan_fields: dict[str, str]
     plan_missing: tuple[str, ...]
+    plan_unbacked: tuple[str, ...]  # numbers of the plan that no computed figure holds
+    plan_actions: Any  # PlanActions: the engine's computed actions, for the coordinator
+    actions_text: str  # the same as the text a model reads
+    inventory_digest: str  # the inventory's digest, backing the plan's own figures
     rewrites: int

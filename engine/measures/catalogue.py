@@ -4,20 +4,29 @@ its typical reduction range and the reference behind it (``data/measures.csv``).
 The CSV is the one place a range is written. The offline analyst answers from it, and the
 agents' prompts render it (and every worked example that applies a range to tonnes) when they
 are built, so an edit to a row changes every text that cites it.
+
+Each row also says how the plan's engine (``engine.actions.rules``) computes the measure on an
+inventory's rows: its mechanism, the scopes it acts in, the share of the matched activity it
+reaches, its substitute (fuel, gas or efficiency ratio), its lead time and, when a company has
+quoted them, its costs. The shipped file carries no costs: they are the company's own quotes,
+laid over by id from a costs CSV (``read_costs_csv``).
 """
 
 from __future__ import annotations
 
 import csv
+import io
+import math
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Literal
 
+from engine.errors import AekoError, LocalizedError
 from engine.formatting import number
 from engine.protocol import fold
 
@@ -28,7 +37,23 @@ Language = Literal["pt", "en"]
 _COLUMNS = (
     "id", "match", "source_pt", "source_en", "alternative_pt", "alternative_en",
     "reduction_min_pct", "reduction_max_pct", "basis_pt", "basis_en", "reference",
+    "mechanism", "scopes", "applied_min_pct", "applied_max_pct",
 )  # fmt: skip
+# Blank or absent, these mean: no condition, a year of lead time, cost unknown.
+_OPTIONAL = (
+    "substitute", "context", "lead_time_years",
+    "capex_brl_per_tco2e", "opex_brl_per_tco2e", "lifetime_years", "cost_source",
+)  # fmt: skip
+COST_COLUMNS = (
+    "measure_id", "capex_brl_per_tco2e", "opex_brl_per_tco2e", "lifetime_years", "cost_source",
+)  # fmt: skip
+# engine.actions.model.Mechanism's values, repeated so the prompts' import of this module does
+# not load the actions package (a test keeps the two equal).
+MECHANISMS = (
+    "fuel_switch", "efficiency", "refrigerant", "sf6_free", "market_instrument",
+    "electrification", "activity_cut",
+)  # fmt: skip
+BIOGENIC_SUFFIX = ":biogenic"  # a fuel_switch substitute burning a fossil fuel's molecule
 _REF = {"pt": "Referência", "en": "Reference"}
 _TO = {"pt": "a", "en": "to"}
 
@@ -51,6 +76,20 @@ class Avoided:
 
 
 @dataclass(frozen=True)
+class Costs:
+    """A company's quote for a measure, per t CO2e a year it abates; None is unknown."""
+
+    capex_brl_per_tco2e: float | None = None  # investment per t CO2e/yr of abatement
+    opex_brl_per_tco2e: float | None = None  # yearly running cost per t CO2e/yr; < 0 a saving
+    lifetime_years: int | None = None
+    cost_source: str = ""
+
+    @property
+    def known(self) -> bool:
+        return self.capex_brl_per_tco2e is not None or self.opex_brl_per_tco2e is not None
+
+
+@dataclass(frozen=True)
 class Alternative:
     key: str
     keywords: tuple[str, ...]
@@ -60,6 +99,21 @@ class Alternative:
     reduction_max_pct: int
     basis: dict[str, str]
     reference: str
+    # How the engine computes it; None for a row only the prompts cite.
+    mechanism: str | None = None
+    scopes: tuple[int, ...] = ()
+    # The share of the matched activity the measure reaches (B100 in 20–100% of the diesel):
+    # a planning range, not the life-cycle percentage above.
+    applied_min_pct: float = 100.0
+    applied_max_pct: float = 100.0
+    substitute: str = ""  # fuel key, new gas, or electricity per unit of fuel energy
+    context: tuple[str, ...] = ()  # one must appear in the row's source (chiller, vehicle)
+    lead_time_years: int = 1
+    costs: Costs = field(default_factory=Costs)
+
+    def in_context(self, text: str) -> bool:
+        """Whether the row's text meets the measure's condition (none: always)."""
+        return not self.context or _contains(text, self.context)
 
     def span(self, language: Language = "pt") -> str:
         """The range as the prompts write it: '40% a 70%'."""
@@ -128,6 +182,13 @@ class Catalogue:
                 return row
         raise KeyError(f"no measure {key!r} in the catalogue")
 
+    def with_costs(self, costs: Mapping[str, Costs]) -> Catalogue:
+        """The catalogue with a company's quotes laid over by measure id; ids it does not
+        hold are ignored (a quote for a measure the catalogue dropped changes nothing)."""
+        return Catalogue(
+            tuple(replace(row, costs=costs[row.key]) if row.key in costs else row for row in self)
+        )
+
     def render(self, language: Language = "pt", *, detailed: bool = True) -> str:
         """The whole catalogue as prompt text, one line per option, in the CSV's order; the
         short form (ranges only) is for agents that check ranges rather than propose them."""
@@ -137,62 +198,358 @@ class Catalogue:
         """Every option whose source keywords appear in ``text`` (a fuel, source or gas
         name). Keywords longer than three letters also match with the spaces taken out, so
         'R 410 A' and 'HFC134a' find their rows; short ones ('gn', 'glp') must stand alone."""
-        haystack = _normal(text)
-        compact = haystack.replace(" ", "")
-        found = []
-        for option in self.rows:
-            for keyword in option.keywords:
-                needle = _normal(keyword)
-                if needle in haystack or (
-                    len(needle.strip()) > 3 and needle.replace(" ", "") in compact
-                ):
-                    found.append(option)
-                    break
-        return found
+        return [option for option in self.rows if _contains(text, option.keywords)]
+
+
+def _contains(text: str, keywords: tuple[str, ...]) -> bool:
+    haystack = _normal(text)
+    compact = haystack.replace(" ", "")
+    for keyword in keywords:
+        needle = _normal(keyword)
+        if needle in haystack or (len(needle.strip()) > 3 and needle.replace(" ", "") in compact):
+            return True
+    return False
 
 
 def _normal(text: str) -> str:
     return " " + re.sub(r"[^a-z0-9]+", " ", fold(text)).strip() + " "
 
 
+class MeasureFileError(LocalizedError, AekoError, ValueError):
+    """A measures or costs CSV that cannot be read: names its line and column, in Portuguese
+    and English, as a factor CSV's errors do. A ValueError too: the catalogue's callers have
+    always caught a bad edit as one."""
+
+    code = "measure_file"
+
+    def __init__(
+        self, source_name: str, line: int, column: str | None, problem_pt: str, problem_en: str
+    ) -> None:
+        self.source_name = source_name
+        self.line = line
+        self.column = column
+        where_pt = f"{source_name}, linha {line}" + (f", coluna '{column}'" if column else "")
+        where_en = f"{source_name}, line {line}" + (f", column '{column}'" if column else "")
+        super().__init__(f"{where_pt}: {problem_pt}", f"{where_en}: {problem_en}")
+
+
 def read_catalogue(path: Path) -> Catalogue:
     """A catalogue from any CSV with the columns of ``data/measures.csv``."""
-    with path.open(encoding="utf-8", newline="") as handle:
-        return _parse(csv.DictReader(handle), str(path))
+    return read_catalogue_csv(path.read_bytes(), str(path))
 
 
-def _parse(reader: csv.DictReader[str], where: str) -> Catalogue:
-    missing = [c for c in _COLUMNS if c not in (reader.fieldnames or ())]
-    if missing:
-        raise ValueError(f"{where}: missing columns {missing}")
-    rows = []
-    for row in reader:
-        low, high = int(row["reduction_min_pct"]), int(row["reduction_max_pct"])
-        # A range is printed into prompts and applied to tonnes: a reversed or out-of-bounds
-        # one would turn into a wrong number in every answer, so the edit fails here instead.
-        if not 0 <= low <= high <= 100:
-            raise ValueError(f"{where}: {row['id']}: range {low}–{high}% is not within 0–100")
-        rows.append(
-            Alternative(
-                key=row["id"],
-                keywords=tuple(k.strip() for k in row["match"].split("|") if k.strip()),
-                source={"pt": row["source_pt"], "en": row["source_en"]},
-                alternative={"pt": row["alternative_pt"], "en": row["alternative_en"]},
-                reduction_min_pct=low,
-                reduction_max_pct=high,
-                basis={"pt": row["basis_pt"], "en": row["basis_en"]},
-                reference=row["reference"],
+def read_catalogue_csv(data: bytes, name: str) -> Catalogue:
+    """A user's catalogue (the columns of ``data/measures.csv``); MeasureFileError names the
+    line and column of the first cell that cannot be used."""
+    return _parse_catalogue(_decode(data), name)
+
+
+def read_costs_csv(data: bytes, name: str, catalogue: Catalogue | None = None) -> dict[str, Costs]:
+    """A company's quotes by measure id (``COST_COLUMNS``), to lay over a catalogue. With
+    ``catalogue``, an id it does not hold is an error: a typo would otherwise drop a quote
+    without a word."""
+    table = _Table.read(_decode(data), name, COST_COLUMNS[:4], COST_COLUMNS)
+    found: dict[str, Costs] = {}
+    lines: dict[str, int] = {}
+    for row in table.rows:
+        key = row.text("measure_id", required=True)
+        if key in lines:
+            raise row.error(
+                "measure_id",
+                f"'{key}' repetido (já na linha {lines[key]})",
+                f"'{key}' repeated (already on line {lines[key]})",
             )
-        )
-    return Catalogue(tuple(rows))
+        if catalogue is not None and key not in {option.key for option in catalogue}:
+            raise row.error(
+                "measure_id",
+                f"nenhuma medida '{key}' no catálogo",
+                f"no measure '{key}' in the catalogue",
+            )
+        lines[key] = row.line
+        found[key] = _costs(row)
+    return found
 
 
 @cache
 def shipped_catalogue() -> Catalogue:
     """The shipped catalogue, read once per process."""
     path = resources.files("engine.measures").joinpath("data").joinpath("measures.csv")
-    with path.open(encoding="utf-8", newline="") as handle:
-        return _parse(csv.DictReader(handle), "measures.csv")
+    return _parse_catalogue(path.read_text(encoding="utf-8"), "measures.csv")
+
+
+# --- reading CSVs -------------------------------------------------------------------------
+
+
+def _decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252")  # Excel on Windows saves CSV in this encoding
+
+
+@dataclass(frozen=True)
+class _Row:
+    """One data line of a CSV, with what an error needs to name it."""
+
+    name: str
+    line: int
+    cells: dict[str, str]
+    semicolon: bool  # Excel in Portuguese: ';' between cells and decimal commas
+
+    def error(self, column: str | None, problem_pt: str, problem_en: str) -> MeasureFileError:
+        return MeasureFileError(self.name, self.line, column, problem_pt, problem_en)
+
+    def text(self, column: str, *, required: bool = False) -> str:
+        value = self.cells.get(column, "").strip()
+        if required and not value:
+            raise self.error(column, "está vazio", "is empty")
+        return value
+
+    def number(self, column: str, *, required: bool = False) -> float | None:
+        text = self.text(column, required=required)
+        if not text:
+            return None
+        if self.semicolon:  # '1.234,5': the dot groups thousands, the comma is the decimal
+            text = text.replace(".", "").replace(",", ".")
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            raise self.error(
+                column,
+                f"'{self.text(column)}' não é um número (ex.: 250 ou -120.5)",
+                f"'{self.text(column)}' is not a number (e.g. 250 or -120.5)",
+            )
+        return value
+
+    def whole(self, column: str, *, required: bool = False, minimum: int = 0) -> int | None:
+        value = self.number(column, required=required)
+        if value is None:
+            return None
+        if not value.is_integer() or value < minimum:
+            raise self.error(
+                column,
+                f"'{self.text(column)}' não é um inteiro ≥ {minimum}",
+                f"'{self.text(column)}' is not a whole number ≥ {minimum}",
+            )
+        return int(value)
+
+
+@dataclass(frozen=True)
+class _Table:
+    rows: tuple[_Row, ...]
+
+    @classmethod
+    def read(
+        cls, text: str, name: str, required: tuple[str, ...], known: tuple[str, ...]
+    ) -> _Table:
+        """The data lines of ``text``; a line starting with '#' is a comment (a sample file
+        says what it is there), blank lines are skipped, line numbers stay the file's."""
+        if not text.strip():
+            raise MeasureFileError(name, 1, None, "o arquivo está vazio", "the file is empty")
+        lines = text.splitlines(keepends=True)
+        kept = "".join("\n" if line.lstrip().startswith("#") else line for line in lines)
+        first = next((line for line in kept.splitlines() if line.strip()), "")
+        semicolon = first.count(";") > first.count(",")
+        reader = csv.reader(io.StringIO(kept), delimiter=";" if semicolon else ",")
+        header: list[str] | None = None
+        rows: list[_Row] = []
+        for cells in reader:
+            if not any(cell.strip() for cell in cells):
+                continue
+            if header is None:
+                header = [cell.strip().lower() for cell in cells]
+                for column in required:
+                    if column not in header:
+                        raise MeasureFileError(
+                            name,
+                            reader.line_num,
+                            column,
+                            f"falta a coluna; as colunas são: {','.join(known)}",
+                            f"the column is missing; the columns are: {','.join(known)}",
+                        )
+                continue
+            record = {
+                column: cells[index] if index < len(cells) else ""
+                for index, column in enumerate(header)
+            }
+            rows.append(_Row(name, reader.line_num, record, semicolon))
+        if header is None:
+            raise MeasureFileError(name, 1, None, "o arquivo está vazio", "the file is empty")
+        return cls(tuple(rows))
+
+
+def _parse_catalogue(text: str, name: str) -> Catalogue:
+    table = _Table.read(text, name, _COLUMNS, (*_COLUMNS, *_OPTIONAL))
+    rows: list[Alternative] = []
+    lines: dict[str, int] = {}
+    for row in table.rows:
+        key = row.text("id", required=True)
+        if key in lines:
+            raise row.error(
+                "id",
+                f"'{key}' repetido (já na linha {lines[key]}): os ids são únicos",
+                f"'{key}' repeated (already on line {lines[key]}): ids are unique",
+            )
+        lines[key] = row.line
+        rows.append(_alternative(row, key))
+    return Catalogue(tuple(rows))
+
+
+def _alternative(row: _Row, key: str) -> Alternative:
+    keywords = tuple(k.strip() for k in row.text("match", required=True).split("|") if k.strip())
+    if not keywords:
+        raise row.error("match", "sem palavras-chave", "no keywords")
+    low, high = (row.whole(c, required=True) for c in ("reduction_min_pct", "reduction_max_pct"))
+    assert low is not None and high is not None
+    # A range is printed into prompts and applied to tonnes: a reversed or out-of-bounds
+    # one would turn into a wrong number in every answer, so the edit fails here instead.
+    if not 0 <= low <= high <= 100:
+        raise row.error(
+            "reduction_max_pct",
+            f"{key}: a faixa {low}–{high}% não está dentro de 0–100",
+            f"{key}: range {low}–{high}% is not within 0–100",
+        )
+    mechanism = row.text("mechanism", required=True)
+    if mechanism not in MECHANISMS:
+        raise row.error(
+            "mechanism",
+            f"'{mechanism}' desconhecido: use {', '.join(MECHANISMS)}",
+            f"unknown '{mechanism}': use {', '.join(MECHANISMS)}",
+        )
+    applied = [row.number(c, required=True) for c in ("applied_min_pct", "applied_max_pct")]
+    applied_low, applied_high = (float(value or 0.0) for value in applied)
+    # The share of the activity a measure reaches: a measure that reaches none is no measure.
+    if not 0 <= applied_low <= applied_high <= 100 or applied_high == 0:
+        raise row.error(
+            "applied_max_pct",
+            f"{key}: a parcela {applied_low:g}–{applied_high:g}% não está dentro de 0–100",
+            f"{key}: share {applied_low:g}–{applied_high:g}% is not within 0–100",
+        )
+    lead = row.whole("lead_time_years")
+    return Alternative(
+        key=key,
+        keywords=keywords,
+        source={"pt": row.text("source_pt", required=True), "en": row.text("source_en")},
+        alternative={
+            "pt": row.text("alternative_pt", required=True),
+            "en": row.text("alternative_en"),
+        },
+        reduction_min_pct=low,
+        reduction_max_pct=high,
+        basis={"pt": row.text("basis_pt"), "en": row.text("basis_en")},
+        reference=row.text("reference"),
+        mechanism=mechanism,
+        scopes=_scopes(row, mechanism),
+        applied_min_pct=applied_low,
+        applied_max_pct=applied_high,
+        substitute=_substitute(row, mechanism),
+        context=tuple(k.strip() for k in row.text("context").split("|") if k.strip()),
+        lead_time_years=1 if lead is None else lead,
+        costs=_costs(row),
+    )
+
+
+def _scopes(row: _Row, mechanism: str) -> tuple[int, ...]:
+    text = row.text("scopes", required=True)
+    parts = [part for part in re.split(r"[|;/, ]+", text) if part]
+    if not parts or any(part not in ("1", "2", "3") for part in parts):
+        raise row.error(
+            "scopes",
+            f"'{text}' não é uma lista de escopos (ex.: 1 ou 1|3)",
+            f"'{text}' is not a list of scopes (e.g. 1 or 1|3)",
+        )
+    scopes = tuple(sorted({int(part) for part in parts}))
+    # An instrument changes the market-based Scope 2 figure and nothing else.
+    if mechanism == "market_instrument" and scopes != (2,):
+        raise row.error(
+            "scopes",
+            "um instrumento de mercado atua só no escopo 2",
+            "a market instrument acts in scope 2 only",
+        )
+    return scopes
+
+
+def _substitute(row: _Row, mechanism: str) -> str:
+    """The substitute the mechanism needs, checked against the data the rule will read."""
+    value = row.text("substitute")
+    check: dict[str, Callable[[str], bool]] = {
+        "fuel_switch": _known_fuel,
+        "refrigerant": _known_gas,
+        "electrification": _ratio,
+    }
+    if mechanism not in check:
+        return value
+    if value and check[mechanism](value):
+        return value
+    problems = {
+        "fuel_switch": (
+            "informe a chave do combustível substituto na biblioteca de fatores "
+            f"(ex.: biodiesel, ethanol, wood, natural_gas{BIOGENIC_SUFFIX})",
+            "give the substitute fuel's key in the factor library "
+            f"(e.g. biodiesel, ethanol, wood, natural_gas{BIOGENIC_SUFFIX})",
+        ),
+        "refrigerant": (
+            "informe o gás novo com GWP conhecido (ex.: R-32, R-290, R-744, R-1234ze(E))",
+            "give the new gas, with a known GWP (e.g. R-32, R-290, R-744, R-1234ze(E))",
+        ),
+        "electrification": (
+            "informe a razão de eficiência: MWh elétricos por MWh de combustível (ex.: 0.3)",
+            "give the efficiency ratio: MWh of electricity per MWh of fuel (e.g. 0.3)",
+        ),
+    }
+    shown = f"'{value}': " if value else ""
+    pt, en = problems[mechanism]
+    raise row.error("substitute", shown + pt, shown + en)
+
+
+def _known_fuel(value: str) -> bool:
+    # Imported here: the prompts import this module, and the factor library is only needed
+    # when a catalogue is read.
+    from engine.emissions.factors import default_library
+
+    fuel = value.removesuffix(BIOGENIC_SUFFIX)
+    gases = ("CO2", "CO2_biogenic")
+    return any(
+        key.startswith(f"{fuel}@") and any(default_library().has(key, gas) for gas in gases)
+        for key in default_library().factor_keys()
+    )
+
+
+def _known_gas(value: str) -> bool:
+    from engine.measures.refrigerants import substitute_gwp
+
+    return all(substitute_gwp(value, gwp_set) is not None for gwp_set in ("AR4", "AR5", "AR6"))
+
+
+def _ratio(value: str) -> bool:
+    try:
+        ratio = float(value.replace(",", "."))
+    except ValueError:
+        return False
+    return math.isfinite(ratio) and ratio > 0
+
+
+def _costs(row: _Row) -> Costs:
+    capex = row.number("capex_brl_per_tco2e")
+    opex = row.number("opex_brl_per_tco2e")
+    lifetime = row.whole("lifetime_years", minimum=1)
+    if capex is not None and capex < 0:
+        raise row.error(
+            "capex_brl_per_tco2e",
+            "o investimento não pode ser negativo (uma economia vai em opex)",
+            "an investment cannot be negative (a saving goes in opex)",
+        )
+    # Annualising an investment needs its life: without one the cost per tonne is unknown,
+    # which the file's author should know now rather than find as a blank in the plan.
+    if capex and lifetime is None:
+        raise row.error(
+            "lifetime_years",
+            "há investimento (capex) sem vida útil: informe os anos",
+            "there is an investment (capex) with no lifetime: give the years",
+        )
+    return Costs(capex, opex, lifetime, row.text("cost_source"))
 
 
 def table() -> tuple[Alternative, ...]:

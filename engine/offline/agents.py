@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from engine.actions import build_plan_actions, render
+from engine.actions.model import PlanActions
 from engine.agents.catalog import (
     COORDINATOR,
     FAQ,
@@ -29,12 +31,12 @@ from engine.knowledge.gaps import GapKind
 from engine.knowledge.search import search as search_knowledge
 from engine.offline.alternatives import Alternative, alternatives_for
 from engine.offline.calculation import answer_calculation, read_calculation
-from engine.offline.facts import Source
+from engine.offline.facts import Facts, Source
 from engine.offline.intent import classify
 from engine.offline.language import Language, detect_language
 from engine.offline.own_data import asks_about_attached, own_data_answer
 from engine.offline.regulation import is_sbce_question, sbce_amount, sbce_answer
-from engine.offline.request import facts_of, language_of
+from engine.offline.request import facts_of, inventory_of, language_of
 from engine.protocol import PLAN_HEADINGS, fold
 from engine.summary import SUMMARY_MAX_CHARS
 
@@ -333,31 +335,27 @@ def _options_for(source: Source) -> list[Alternative]:
 
 def green_gases_analyst(request: AgentRequest) -> str:
     lang = language_of(request)
-    facts = facts_of(request)
     successor = _next(request, ORCHESTRATOR, _next(request, COORDINATOR))
-    lines = []
-    if facts is not None:
-        for source in facts.top_sources[:4]:
-            for option in _options_for(source)[:2]:
-                low = source.tco2e * option.reduction_min_pct / 100
-                high = source.tco2e * option.reduction_max_pct / 100
-                cut = {"pt": "redução estimada", "en": "estimated cut"}[lang]
-                lines.append(
-                    f"- {source.source} ({source.gas}, {number(source.tco2e, lang=lang)} t CO2e) "
-                    f"→ {option.describe(lang)}; {cut}: {number(low, lang=lang)} – "
-                    f"{number(high, lang=lang)} t CO2e/ano."
-                )
-    else:
-        for option in alternatives_for(request.question)[:4]:
-            lines.append(f"- {option.source[lang]} → {option.describe(lang)}")
+    actions = _computed_actions(request)
+    if actions is not None:  # reductions under GHG Protocol rules, as the tool computed them
+        if not actions.actions:
+            return _NO_OPTION[lang] + _marker(successor)
+        text = f"{render.summary_text(actions, lang)}\n\n{render.actions_table(actions, lang)}"
+        return text + _marker(successor)
+    lines = [f"- {option.source[lang]} → {option.describe(lang)}"
+             for option in alternatives_for(request.question)[:4]]  # fmt: skip
     if not lines:
-        none = {"pt": "Não há alternativa catalogada para as fontes citadas na base da Aeko; "
-                      "vale levantar fornecedores e medir antes de definir metas.",
-                "en": "Aeko's table has no catalogued option for the sources mentioned; survey "
-                      "suppliers and measure before setting targets."}  # fmt: skip
-        return none[lang] + _marker(successor)
+        return _NO_OPTION[lang] + _marker(successor)
     title = {"pt": "Alternativas de menor carbono", "en": "Lower-carbon options"}[lang]
     return f"{title}:\n" + "\n".join(lines) + _marker(successor)
+
+
+_NO_OPTION = {
+    "pt": "Não há alternativa catalogada para as fontes citadas na base da Aeko; vale levantar "
+    "fornecedores e medir antes de definir metas.",
+    "en": "Aeko's table has no catalogued option for the sources mentioned; survey suppliers "
+    "and measure before setting targets.",
+}
 
 
 # --- coordinator ---------------------------------------------------------------------------
@@ -379,7 +377,13 @@ _PLAN = {
                               "{subject}.",
            "generic_reason": "As faixas vêm das referências de cada alternativa; com o "
                              "inventário carregado, o plano passa a citar as t CO2e de cada "
-                             "fonte."},
+                             "fonte.",
+           "no_actions": "Nenhuma medida do catálogo se aplica às fontes deste inventário; "
+                         "levante opções com fornecedores e meça antes de fixar metas.",
+           "rules": "As reduções foram calculadas pelas regras do GHG Protocol: troca de "
+                    "combustível retira o CO2 fóssil da fração substituída (o CO2 biogênico "
+                    "fica à parte), contratos e certificados de energia mudam só o escopo 2 "
+                    "por escolha de compra, e gases do Protocolo de Montreal ficam fora."},
     "en": {"total": "The inventory adds up to {total} t CO2e (GWP {gwp}).",
            "scopes": "By scope: {scopes}.",
            "top": "The largest sources — {sources} — account for {cum} of emissions.",
@@ -396,56 +400,64 @@ _PLAN = {
            "generic_problem": "With no inventory attached, the plan starts from what the "
                               "question mentions: {subject}.",
            "generic_reason": "The ranges come from each option's reference; with the inventory "
-                             "loaded, the plan cites each source's t CO2e."},
+                             "loaded, the plan cites each source's t CO2e.",
+           "no_actions": "No catalogued measure applies to this inventory's sources; survey "
+                         "options with suppliers and measure before setting targets.",
+           "rules": "Reductions follow GHG Protocol rules: a fuel switch removes the fossil "
+                    "CO2 of the replaced fraction (biogenic CO2 is reported apart), energy "
+                    "contracts and certificates change market-based Scope 2 only, and "
+                    "Montreal Protocol gases stay out."},
 }  # fmt: skip
 
 
 def coordinator(request: AgentRequest) -> str:
     lang = language_of(request)
-    facts = facts_of(request)
+    actions = _computed_actions(request)
+    if actions is not None:  # the engine computed the reductions: the plan quotes them
+        return _computed_plan(actions, facts_of(request), lang) + _marker(NO_AGENT)
     year = datetime.now(UTC).year + 2
+    return _generic_plan(request, lang, year) + _marker(NO_AGENT)
+
+
+def _computed_actions(request: AgentRequest) -> PlanActions | None:
+    """The actions the engine computed for the run, or for the inventory the agent was
+    given (attached, or pasted as a table); None when there is no inventory to act on."""
+    if request.actions is not None:
+        return request.actions
+    inventory = inventory_of(request)
+    return build_plan_actions(inventory) if inventory is not None else None
+
+
+def _computed_plan(actions: PlanActions, facts: Facts | None, lang: Language) -> str:
+    """The plan around the engine's action table: the inventory's figures state the problem,
+    the table is the method, and the totals, the target path and SBCE readiness are the
+    reasoning. Every number is one of those texts', so the plan's check passes it."""
     words = _PLAN[lang]
-    if facts is None:
-        return _generic_plan(request, lang, year) + _marker(NO_AGENT)
-    chosen = facts.top_sources[:3]
-    total = number(facts.total_tco2e, lang=lang)
-    problem = [words["total"].format(total=total, gwp=facts.gwp_set),
-               words["scopes"].format(scopes=_shares_text(facts.by_scope, lang))]  # fmt: skip
-    if chosen:
-        listed = ", ".join(f"{s.source} ({s.gas}, {number(s.tco2e, lang=lang)} t CO2e, "
-                           f"{percent(s.share, lang=lang)})" for s in chosen)  # fmt: skip
-        cum = percent(chosen[-1].cumulative, lang=lang)
-        problem.append(words["top"].format(sources=listed, cum=cum))
-    method, low_sum, high_sum = [], 0.0, 0.0
-    if facts.findings:
-        method.append(words["quality"].format(n=len(facts.findings), first=facts.findings[0]))
-    for index, source in enumerate(chosen, start=1):
-        options = _options_for(source)
-        tco2e = number(source.tco2e, lang=lang)
-        method.append(f"### {index}. {source.source} ({source.gas}, {tco2e} t CO2e)")
-        if options:
-            best = options[0]
-            low = source.tco2e * best.reduction_min_pct / 100
-            high = source.tco2e * best.reduction_max_pct / 100
-            low_sum, high_sum = low_sum + low, high_sum + high
-            method += [f"- {words['measure']}: {best.alternative[lang]}",
-                       f"- {words['cut']}: {best.reduction_min_pct}–{best.reduction_max_pct}% = "
-                       f"{number(low)} a {number(high)} t CO2e/ano" if lang == "pt" else
-                       f"- {words['cut']}: {best.reduction_min_pct}–{best.reduction_max_pct}% = "
-                       f"{number(low, lang=lang)} to {number(high, lang=lang)} t CO2e/year",
-                       f"- {words['deadline']}: {year}",
-                       f"- {words['indicator']}: {words['indicator_text']}"]  # fmt: skip
-        else:
-            method.append(f"- {words['measure']}: {words['none']}")
-    reasoning = []
-    if facts.total_tco2e and high_sum:
-        reasoning.append(words["sum"].format(
-            low=number(low_sum, lang=lang), high=number(high_sum, lang=lang),
-            plow=percent(low_sum / facts.total_tco2e, lang=lang),
-            phigh=percent(high_sum / facts.total_tco2e, lang=lang), total=total))  # fmt: skip
-    share = sum(s.share for s in chosen)
-    reasoning.append(words["pareto"].format(share=percent(share, lang=lang)))
-    return _plan_text(" ".join(problem), "\n".join(method), " ".join(reasoning)) + _marker(NO_AGENT)
+    problem = []
+    if facts is not None:
+        total = number(facts.total_tco2e, lang=lang)
+        problem += [words["total"].format(total=total, gwp=facts.gwp_set),
+                    words["scopes"].format(scopes=_shares_text(facts.by_scope, lang))]  # fmt: skip
+        chosen = facts.top_sources[:3]
+        if chosen:
+            listed = ", ".join(f"{s.source} ({s.gas}, {number(s.tco2e, lang=lang)} t CO2e, "
+                               f"{percent(s.share, lang=lang)})" for s in chosen)  # fmt: skip
+            cum = percent(chosen[-1].cumulative, lang=lang)
+            problem.append(words["top"].format(sources=listed, cum=cum))
+        if facts.findings:
+            first = facts.findings[0]
+            problem.append(words["quality"].format(n=len(facts.findings), first=first))
+    method = render.actions_table(actions, lang) if actions.actions else words["no_actions"]
+    reasoning = [render.summary_text(actions, lang), words["rules"]]
+    if actions.target is not None:
+        reasoning.append(render.path_text(actions, lang))
+    if actions.installations:
+        reasoning.append(render.sbce_text(actions.installations, lang))
+    return _plan_text(
+        " ".join(problem) or render.summary_text(actions, lang),
+        method,
+        "\n\n".join(part for part in reasoning if part),
+    )
 
 
 def _generic_plan(request: AgentRequest, lang: Language, year: int) -> str:

@@ -21,7 +21,8 @@ from langchain_core.messages.tool import tool_call_chunk
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.runnables import Runnable
 
-from engine.agents.catalog import FAQ
+from engine.actions.tool import TOOL_NAME as ACTIONS
+from engine.agents.catalog import FAQ, GREEN_GASES_ANALYST
 from engine.agents.request import AgentRequest, SummaryRequest
 from engine.constants import OFFLINE_MODEL_NAME
 from engine.emissions.tool import TOOL_NAME as CALCULATOR
@@ -122,6 +123,12 @@ class OfflineAnalyst(StreamsWithMetadata, BaseChatModel):
         ):
             args = inventory_query(request.question)
             return ToolCall(name=INVENTORY, args=args, id=f"inv-{len(messages)}")
+        if (
+            request.agent == GREEN_GASES_ANALYST
+            and request.inventory is not None
+            and ACTIONS in self.bound_tools
+        ):
+            return ToolCall(name=ACTIONS, args={}, id=f"act-{len(messages)}")
         return None
 
     def _stream(

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.agents.request import REQUEST_KEY, AgentRequest, SummaryRequest
+from engine.inventory import Inventory, InventoryError, load_markdown_inventory
 from engine.offline.facts import Facts, facts_for
 from engine.offline.language import Language, detect_language, preferred_language
 
@@ -36,3 +37,17 @@ def facts_of(request: AgentRequest) -> Facts | None:
     if request.flow == "inventory" or request.inventory is not None:
         return facts_for(request.inventory, request.inventory_text)
     return facts_for(None, request.question)
+
+
+def inventory_of(request: AgentRequest) -> Inventory | None:
+    """The inventory the agent was given, as an ``Inventory``: the run's, the attached one,
+    or a Markdown table pasted in the question."""
+    if request.inventory is not None:
+        return request.inventory
+    text = request.inventory_text if request.flow == "inventory" else request.question
+    if "|" not in text:
+        return None
+    try:
+        return load_markdown_inventory(text)
+    except InventoryError:
+        return None

@@ -3,6 +3,7 @@ scopes every read and write by that user's id."""
 
 from store.repositories.inventories import InventoryRecord, InventoryRepository
 from store.repositories.memories import MemoryRepository
+from store.repositories.plan_actions import PlanActionsRepository
 from store.repositories.plans import PlanRepository
 from store.repositories.sessions import PendingTurn, RejectedTurn, SessionRepository, SessionSummary
 from store.repositories.usage import UsageRepository, UsageTotals
@@ -13,6 +14,7 @@ __all__ = [
     "InventoryRepository",
     "MemoryRepository",
     "PendingTurn",
+    "PlanActionsRepository",
     "PlanRepository",
     "RejectedTurn",
     "SessionRepository",

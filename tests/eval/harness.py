@@ -22,6 +22,9 @@ from tests.eval.checks import AnswerSpec, Expect, Lang, NumberCheck, check_answe
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS = Path(__file__).with_name("questions.toml")
+# Held-out questions, never used to tune the engine: a measure of generalisation, not a gate.
+HOLDOUT = Path(__file__).with_name("holdout.toml")
+SETS = {"main": QUESTIONS, "holdout": HOLDOUT}
 SAMPLE = ROOT / "assets" / "sample_inventory.xlsx"
 GROUPS = (
     "concept",

@@ -1,0 +1,70 @@
+"""What a plan is computed with, as the user sets it: a target, their own measure catalogue
+and their own cost quotes. Files are read here, so a bad one is refused with its line before
+anything runs or is spent."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from engine.actions.model import Target
+from engine.inventory import Inventory
+from engine.measures.catalogue import Catalogue, Costs, read_catalogue_csv, read_costs_csv
+
+File = tuple[str, bytes]  # (name, content) of an upload
+
+SBTI_RATE = 4.2  # % of the base year a year: the SBTi's 1.5 °C-aligned absolute path
+
+
+@dataclass(frozen=True)
+class TargetChoice:
+    base_year: int
+    percent: float
+    year: int
+
+
+@dataclass(frozen=True)
+class PlanInputs:
+    target: Target | None = None
+    catalogue: Catalogue | None = None
+    costs: Mapping[str, Costs] | None = None
+
+
+def default_target(inventory: Inventory, year: int = 2030) -> TargetChoice:
+    """The SBTi-style linear path from the inventory's own year to ``year``."""
+    base = int(inventory.year) if inventory.year else year - 6
+    return TargetChoice(base_year=base, percent=round(SBTI_RATE * (year - base), 1), year=year)
+
+
+def target_for(inventory: Inventory, choice: TargetChoice) -> Target:
+    """The target with its base year's emissions as the inventory reports them; a base year
+    the workbook does not hold is measured by its headline year instead (and says so by its
+    base year being that one)."""
+    years = inventory.totals_by("year") if len(inventory.years) > 1 else None
+    if years is not None:
+        row = years[years["year"].astype(str) == str(choice.base_year)]
+        if not row.empty:
+            base = float(row["tco2e"].iloc[0])
+            return Target(
+                base_year=choice.base_year, base_tco2e=base, percent=choice.percent,
+                year=choice.year,
+            )  # fmt: skip
+    base_year = int(inventory.year) if inventory.year else choice.base_year
+    return Target(
+        base_year=base_year, base_tco2e=inventory.total_tco2e, percent=choice.percent,
+        year=choice.year,
+    )  # fmt: skip
+
+
+def plan_inputs(
+    inventory: Inventory,
+    choice: TargetChoice | None,
+    catalogue: File | None = None,
+    costs: File | None = None,
+) -> PlanInputs:
+    """Raises the catalogue's localized errors for a file that does not read."""
+    return PlanInputs(
+        target=target_for(inventory, choice) if choice else None,
+        catalogue=read_catalogue_csv(catalogue[1], catalogue[0]) if catalogue else None,
+        costs=read_costs_csv(costs[1], costs[0]) if costs else None,
+    )

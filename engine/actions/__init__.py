@@ -1,0 +1,91 @@
+"""A plan's actions, computed: which measures act on which inventory rows, what each cuts,
+when each is needed to keep to a target, and each installation's SBCE standing.
+
+The texts (``engine.actions.render``) are imported on their own: they pull Babel, and only a
+plan needs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from engine.actions.model import (
+    Action,
+    Installation,
+    PathPoint,
+    PlanActions,
+    RowRef,
+    Target,
+)
+from engine.actions.sbce import readiness
+from engine.actions.targets import (
+    Schedule,
+    default_start_year,
+    history,
+    inventory_year,
+    linear_path,
+    sbti_target,
+    schedule,
+)
+from engine.inventory import Inventory
+
+if TYPE_CHECKING:
+    from engine.measures.catalogue import Catalogue, Costs
+
+
+def build_plan_actions(
+    inventory: Inventory,
+    *,
+    target: Target | None = None,
+    catalogue: Catalogue | None = None,
+    costs: Mapping[str, Costs] | None = None,
+    start_year: int | None = None,
+) -> PlanActions:
+    """The planner's actions for ``inventory``, scheduled against ``target`` when one is
+    given, with each installation's SBCE standing."""
+    # Imported here: the planner is its own module, and loading this package must not
+    # need it (the model and the texts are read without it).
+    from engine.actions.planner import propose
+
+    chosen, alternatives = propose(inventory, catalogue=catalogue, costs=costs)
+    year = inventory_year(inventory)
+    plan = PlanActions(
+        actions=list(chosen),
+        alternatives=list(alternatives),
+        installations=readiness(inventory),
+        gwp_set=str(inventory.gwp_set),
+        inventory_tco2e=inventory.total_tco2e,
+        inventory_year=year,
+    )
+    if target is None:
+        return plan
+    start = start_year if start_year is not None else default_start_year(target, year)
+    scheduled = schedule(chosen, target, inventory, start)
+    return plan.model_copy(
+        update={
+            "actions": scheduled.actions,
+            "target": target,
+            "path": scheduled.path,
+            "meets_target": scheduled.meets_target,
+            "shortfall_tco2e": scheduled.shortfall_tco2e,
+            "start_year": start,
+        }
+    )
+
+
+__all__ = [
+    "Action",
+    "Installation",
+    "PathPoint",
+    "PlanActions",
+    "RowRef",
+    "Schedule",
+    "Target",
+    "build_plan_actions",
+    "history",
+    "linear_path",
+    "readiness",
+    "sbti_target",
+    "schedule",
+]
