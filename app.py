@@ -2,10 +2,22 @@
 
 import streamlit as st
 
+from components.auth import account_sidebar, require_sign_in
+from components.context import current
 from components.i18n import t
 from components.startup import start
+from settings import secrets_problem
 
+if problem := secrets_problem(st.get_option("secrets.files")):  # broken: say so, never run on
+    st.error(
+        "O arquivo de segredos não pôde ser lido; corrija-o e recarregue a página. / "
+        f"The secrets file could not be read; fix it and reload the page.\n\n`{problem}`",
+        icon=":material/key_off:",
+    )
+    st.stop()
+require_sign_in()  # with [auth] in the secrets, nobody goes past here without signing in
 start()
+account_sidebar(current().settings)  # who is signed in and sign-out, or the local mode
 navigation = st.navigation(
     [
         st.Page("pages/chat.py", title=t("nav_chat"), icon=":material/forum:", default=True),

@@ -6,7 +6,7 @@ engine and the store receive what they need from here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,12 +20,20 @@ class Settings:
     mongodb_db: str = DEFAULT_DB
     data_dir: Path = DEFAULT_DATA_DIR
     gemini_api_key: str | None = field(default=None, repr=False)
-    # The person using this deployment. Single-user for now; a sign-in would set it.
+    # The person using the single-user local mode. With sign-in on, each identity is its own
+    # user instead (components/auth.py).
     user_external_id: int = 1
+    # Sign-in (OIDC) is on when secrets hold Streamlit's ``[auth]`` section.
+    auth_enabled: bool = False
     max_calls_per_run: int | None = None
     max_tokens_per_run: int | None = None
     daily_cost_cap_usd: float | None = None
     run_log: Path | None = None  # a JSON-lines log of every run's events
+    # Whether the run log keeps questions, answers and tool arguments (off: lengths only).
+    run_log_include_text: bool = False
+    run_deadline_s: float | None = None  # None: the engine's default (180 s)
+    # AEKO_DEBUG: debug logging, with the providers' own error messages.
+    debug: bool = False
     # Models: a Gemini id or "provider:model"; fallbacks are ordered, comma-separated.
     fast_model: str | None = None
     slow_model: str | None = None
@@ -49,10 +57,14 @@ def load_settings(secrets: Mapping[str, Any], environ: Mapping[str, str]) -> Set
         data_dir=Path(read("AEKO_DATA_DIR") or DEFAULT_DATA_DIR),
         gemini_api_key=read("GEMINI_API_KEY") or read("GOOGLE_API_KEY"),
         user_external_id=int(read("AEKO_USER_ID") or 1),
+        auth_enabled=auth_configured(secrets),
         max_calls_per_run=_int(read("AEKO_MAX_CALLS_PER_RUN")),
         max_tokens_per_run=_int(read("AEKO_MAX_TOKENS_PER_RUN")),
         daily_cost_cap_usd=float(cap) if (cap := read("AEKO_DAILY_COST_CAP_USD")) else None,
         run_log=Path(log) if (log := read("AEKO_RUN_LOG")) else None,
+        run_log_include_text=_flag(read("AEKO_RUN_LOG_TEXT")),
+        run_deadline_s=float(limit) if (limit := read("AEKO_RUN_DEADLINE_S")) else None,
+        debug=_flag(read("AEKO_DEBUG")),
         fast_model=read("AEKO_FAST_MODEL"),
         slow_model=read("AEKO_SLOW_MODEL"),
         fast_fallbacks=_list(read("AEKO_FAST_FALLBACKS")),
@@ -60,6 +72,15 @@ def load_settings(secrets: Mapping[str, Any], environ: Mapping[str, str]) -> Set
         provider_keys={
             provider: key for provider, name in _PROVIDER_KEYS.items() if (key := read(name))
         },
+    )
+
+
+def auth_configured(secrets: Mapping[str, Any]) -> bool:
+    """Whether secrets configure Streamlit's sign-in: an ``[auth]`` section with the cookie
+    secret and the redirect URI ``st.login`` needs (the provider keys are checked by it)."""
+    section = secrets.get("auth") if "auth" in secrets else None
+    return isinstance(section, Mapping) and all(
+        section.get(key) for key in ("redirect_uri", "cookie_secret")
     )
 
 
@@ -72,3 +93,30 @@ def _list(value: str | None) -> tuple[str, ...] | None:
 
 def _int(value: str | None) -> int | None:
     return int(value) if value else None
+
+
+def _flag(value: str | None) -> bool:
+    return (value or "").lower() in {"1", "true", "yes", "on"}
+
+
+def secrets_problem(paths: Iterable[str]) -> str | None:
+    """Why a secrets file cannot be read, or None when every one that exists parses.
+
+    The answer names the file and the parser's message, which gives the line and column and
+    never the text there: no secret value reaches the page. A missing file is no problem
+    (the environment and the defaults apply); a broken one must not pass for missing.
+    """
+    import tomllib
+
+    for path in map(Path, paths):
+        if path.suffix != ".toml" or not path.is_file():
+            continue
+        try:
+            tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as error:
+            return f"{path}: {error}"
+        except UnicodeDecodeError as error:
+            return f"{path}: not UTF-8 (byte {error.start})"
+        except OSError as error:
+            return f"{path}: {error.strerror or type(error).__name__}"
+    return None

@@ -8,6 +8,7 @@ table), so it is cached per process by the upload's content hash and settings.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -38,13 +39,33 @@ def choices(workspace: Workspace, limit: int = 50) -> list[InventoryRecord]:
     return workspace.store.inventories(workspace.user.id).list(limit=limit)
 
 
+# The attachment read with the session document, for the rest of the rerun (one workspace
+# per rerun): id(workspace) -> (a weak reference to it, session id, inventory id).
+_read: dict[int, tuple[weakref.ref, str, str | None]] = {}
+
+
+def remember(workspace: Workspace, session_id: str, inventory_id: str | None) -> None:
+    """What the session document said is attached: ``attached_id`` answers from it for as
+    long as this workspace (this rerun) lives, instead of reading the document again."""
+    key = id(workspace)
+    ref = weakref.ref(workspace, lambda _gone, key=key: _read.pop(key, None))
+    _read[key] = (ref, session_id, inventory_id)
+
+
 def attached_id(workspace: Workspace, session_id: str) -> str | None:
+    known = _read.get(id(workspace))
+    if known is not None and known[0]() is workspace and known[1] == session_id:
+        return known[2]
     return workspace.store.sessions(workspace.user.id).attachment(session_id)
 
 
 def attach(workspace: Workspace, session_id: str, inventory_id: str | None) -> bool:
     """Remember the conversation's inventory; None detaches. False if the session is gone."""
-    return workspace.store.sessions(workspace.user.id).attach(session_id, inventory_id)
+    attached = workspace.store.sessions(workspace.user.id).attach(session_id, inventory_id)
+    known = _read.get(id(workspace))
+    if attached and known is not None and known[0]() is workspace and known[1] == session_id:
+        remember(workspace, session_id, inventory_id)
+    return attached
 
 
 def open_attached(workspace: Workspace, inventory_id: str) -> Attached:

@@ -7,6 +7,8 @@ the outbox when the database is away.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -14,11 +16,12 @@ from datetime import datetime
 from typing import Literal
 from uuid import uuid4
 
+from bson import ObjectId
 from pydantic import ValidationError
 
 from application import attachments
 from application.outbox import Write
-from application.workspace import Workspace
+from application.workspace import RunSpending, Workspace
 from engine import (
     AekoBudgetExceededError,
     AekoConversationSummary,
@@ -31,11 +34,15 @@ from engine import (
     AekoSource,
     EngineEvent,
     GuardrailVerdict,
+    MalformedAgentOutputError,
+    RunBudget,
     RunFinished,
 )
+from engine.dto import utc_now
 from engine.errors import LocalizedError
-from store import StoreError
+from store import StoreError, StoreUnavailableError
 from store.repositories import PendingTurn, RejectedTurn, UsageTotals
+from store.repositories.sessions import SessionDocument
 
 SESSION_NAME_CHARS = 60
 
@@ -90,7 +97,10 @@ def ask(
     store, user = workspace.store, workspace.user
     sessions = store.sessions(user.id)
     if session is None:
-        session = sessions.create(name=question[:SESSION_NAME_CHARS])
+        try:
+            session = sessions.create(name=question[:SESSION_NAME_CHARS])
+        except StoreUnavailableError:  # its id is chosen here; the outbox creates it later
+            session = _new_session_offline(workspace, question[:SESSION_NAME_CHARS])
         if attachment:
             with suppress(StoreError):
                 attachments.attach(workspace, session.id, attachment)
@@ -101,6 +111,34 @@ def ask(
     name = attached.record.filename if attached else None
     yield TurnStarted(session, run_id, question, attached=name, attachment_problem=problem)
 
+    # The run's usage is recorded once, whatever ends it: an outcome below, or the finally
+    # for an exception or an interruption (Streamlit's rerun/stop, a closed stream).
+    spending = RunSpending(workspace, run_id, "chat", session_id=session.id)
+    failure: BaseException | None = None
+    try:
+        yield from _run_turn(
+            workspace, question, session, budget=budget, attached=attached, spending=spending
+        )
+    except BaseException as error:
+        failure = error
+        raise
+    finally:
+        spending.close(failure)
+
+
+def _run_turn(
+    workspace: Workspace,
+    question: str,
+    session: AekoSession,
+    *,
+    budget: RunBudget | None,
+    attached: attachments.Attached | None,
+    spending: RunSpending,
+) -> Iterator[TurnItem]:
+    """``ask`` once the turn started: the engine's events, then how the turn ended, its
+    usage recorded through ``spending`` on every outcome."""
+    store, user, run_id = workspace.store, workspace.user, spending.run_id
+    sessions = store.sessions(user.id)
     try:
         memories = store.memories(user.id).active()
     except StoreError:
@@ -121,31 +159,54 @@ def ask(
             inventory=attached.inventory if attached else None,
             plan=attached.plan if attached else None,
         ):
+            spending.observe(event)
             if isinstance(event, GuardrailVerdict):
                 verdicts.append(event)
             elif isinstance(event, RunFinished):
                 response = event.result  # type: ignore[assignment]
             yield event
-    except AekoBudgetExceededError as error:
-        usage = Write.usage(
-            user.id, run_id, "chat", error.usage, outcome="budget_exceeded", session_id=session.id
-        )
-        workspace.outbox.submit(store, usage)
+    except AekoBudgetExceededError as error:  # a deadline too (AekoDeadlineError)
+        spending.record("budget_exceeded", error.usage)
         yield TurnEnded("budget_exceeded", session, run_id, error=error)
         return
     except AekoModelError as error:
+        spending.model_error(error)
+        spending.record("model_unavailable", error.usage)
         yield TurnEnded("model_unavailable", session, run_id, error=error)
         return
+    except MalformedAgentOutputError as error:
+        spending.record("malformed", error.usage)
+        yield TurnEnded("failed", session, run_id, error=error)
+        return
     except AekoError as error:
+        spending.record("failed", getattr(error, "usage", None))
         yield TurnEnded("failed", session, run_id, error=error)
         return
     if response is None:
+        spending.record("failed")
         yield TurnEnded("failed", session, run_id, error=AekoError("the run gave no answer"))
         return
     reasons = verdicts[-1].reasons if verdicts else ""
     changed_summary = response.summary if response.summary != summary else None
-    yield _persist(workspace, TurnStarted(session, run_id, question), response,
-                   changed_summary=changed_summary, reasons=reasons)  # fmt: skip
+    ended = _persist(workspace, TurnStarted(session, run_id, question), response,
+                     changed_summary=changed_summary, reasons=reasons)  # fmt: skip
+    spending.recorded_elsewhere(ended.status, response.usage)  # _persist wrote the usage
+    yield ended
+
+
+def _new_session_offline(workspace: Workspace, name: str) -> AekoSession:
+    """A conversation started while the database does not answer: created here, with an
+    ObjectId chosen here, and journalled in the outbox (ahead of its turn) to be stored."""
+    stamp = utc_now()
+    session = AekoSession(
+        _id=str(ObjectId()),
+        id_user=str(workspace.user.id),
+        name=name,
+        created_at=stamp,
+        updated_at=stamp,
+    )
+    workspace.outbox.keep(Write.new_session(workspace.user.id, session))
+    return session
 
 
 def _open_attachment(
@@ -232,13 +293,27 @@ class Transcript:
 
 def open_conversation(workspace: Workspace, session_id: str) -> AekoSession:
     """Raises ``NotFoundError`` for a conversation that is not this user's."""
-    return workspace.store.sessions(workspace.user.id).get(session_id)
+    return open_document(workspace, session_id).session
 
 
-def transcript(workspace: Workspace, session: AekoSession) -> Transcript:
-    store, user_id = workspace.store, workspace.user.id
-    sessions = store.sessions(user_id)
-    meta = sessions.turn_meta(session.id)
+def open_document(workspace: Workspace, session_id: str) -> SessionDocument:
+    """The conversation and all that is kept beside it, in one read; the attachment picker
+    of this rerun takes the attachment from it instead of reading the document again.
+    Raises ``NotFoundError`` for a conversation that is not this user's."""
+    document = workspace.store.sessions(workspace.user.id).read(session_id)
+    attachments.remember(workspace, session_id, document.attached_inventory)
+    return document
+
+
+def transcript(
+    workspace: Workspace, session: AekoSession, document: SessionDocument | None = None
+) -> Transcript:
+    """``session`` as the chat page shows it. ``document``, when the page read it already
+    (``open_document``), spares the read; the session's cost is read again only when the
+    conversation changed (``_session_cost``)."""
+    if document is None:
+        document = workspace.store.sessions(workspace.user.id).read(session.id)
+    meta = document.turn_meta
     turns = [
         ShownTurn(
             turn,
@@ -257,11 +332,47 @@ def transcript(workspace: Workspace, session: AekoSession) -> Transcript:
     return Transcript(
         session=session,
         turns=turns,
-        cost=store.usage(user_id).totals(session_id=session.id),
+        cost=_session_cost(workspace, document),
         waiting=waiting,
-        rejected=sessions.rejected_turns(session.id),
-        pending=sessions.pending_turns(session.id),
+        rejected=document.rejected,
+        pending=document.pending,
     )
+
+
+_COSTS_KEPT = 256  # conversations whose cost is remembered per process
+_costs: OrderedDict[tuple, UsageTotals] = OrderedDict()
+_costs_lock = threading.Lock()
+
+
+def _session_cost(workspace: Workspace, document: SessionDocument) -> UsageTotals:
+    """The conversation's usage totals, remembered while the conversation stays as it was.
+
+    Every run of a conversation changes its document (a pending question, then a turn or a
+    rejection), so the totals are read again after each run and not on the reruns between
+    them. While writes wait in the outbox the totals are read every time."""
+    session = document.session
+    usage = workspace.store.usage(workspace.user.id)
+    if workspace.outbox.queued:
+        return usage.totals(session_id=session.id)
+    key = (
+        str(workspace.user.id),
+        session.id,
+        session.updated_at,
+        len(session.messages),
+        len(document.turn_meta),
+        tuple(p.run_id for p in document.pending),
+        len(document.rejected),
+    )
+    with _costs_lock:
+        if key in _costs:
+            _costs.move_to_end(key)
+            return _costs[key]
+    totals = usage.totals(session_id=session.id)
+    with _costs_lock:
+        _costs[key] = totals
+        while len(_costs) > _COSTS_KEPT:
+            _costs.popitem(last=False)
+    return totals
 
 
 def _sources(stored: object) -> tuple[AekoSource, ...]:

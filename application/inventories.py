@@ -14,7 +14,7 @@ from uuid import uuid4
 from application.exports import plan_markdown
 from application.outbox import Write
 from application.planning import PlanInputs
-from application.workspace import Workspace
+from application.workspace import RunSpending, Workspace
 from engine import (
     AekoBudgetExceededError,
     AekoError,
@@ -23,6 +23,7 @@ from engine import (
     AekoModelError,
     EngineEvent,
     MalformedAgentOutputError,
+    RunBudget,
     RunFinished,
 )
 from engine.emissions import FactorLibrary, activities, default_library, read_factor_csv
@@ -140,8 +141,38 @@ def analyse(
     ``DailyCapReachedError`` before anything is spent when today's allowance is gone.
     """
     budget = workspace.run_budget()
-    store, outbox, user_id = workspace.store, workspace.outbox, workspace.user.id
     run_id = uuid4().hex
+    # The run's usage is recorded once, whatever ends it: an outcome below, or the finally
+    # for an exception or an interruption (Streamlit's rerun/stop, a closed stream).
+    spending = RunSpending(workspace, run_id, "inventory")
+    failure: BaseException | None = None
+    try:
+        yield from _analysed(
+            workspace, name, data, inventory, budget=budget, spending=spending,
+            previous=previous, factors=factors, planning=planning,
+        )  # fmt: skip
+    except BaseException as error:
+        failure = error
+        raise
+    finally:
+        spending.close(failure)
+
+
+def _analysed(
+    workspace: Workspace,
+    name: str,
+    data: bytes,
+    inventory: Inventory,
+    *,
+    budget: RunBudget | None,
+    spending: RunSpending,
+    previous: AekoImprovementPlan | None,
+    factors: FactorFile | None,
+    planning: PlanInputs | None,
+) -> Iterator[EngineEvent | PlanEnded]:
+    """``analyse`` once its budget is known, its usage recorded through ``spending``."""
+    store, outbox, user_id = workspace.store, workspace.outbox, workspace.user.id
+    run_id = spending.run_id
     record: InventoryRecord | None = None
     try:
         record = store.inventories(user_id).save(
@@ -152,6 +183,7 @@ def analyse(
             summary=summary_of(inventory),
             factors=factors,
         )
+        spending.inventory_number = record.number
         analyzer = AekoInventoryAnalyzer()
         if previous is not None:
             analyzer.set_context(plan_markdown(previous, title=_PREVIOUS_REPORT_TITLE, lang="pt"))
@@ -166,38 +198,32 @@ def analyse(
             catalogue=planning.catalogue,
             costs=planning.costs,
         ):
+            spending.observe(event)
             if isinstance(event, RunFinished):
                 plan = event.result  # type: ignore[assignment]
             yield event
-    except AekoBudgetExceededError as error:
-        number = record.number if record else None
-        usage = Write.usage(
-            user_id,
-            run_id,
-            "inventory",
-            error.usage,
-            outcome="budget_exceeded",
-            inventory_number=number,
-        )
-        outbox.submit(store, usage)
+    except AekoBudgetExceededError as error:  # a deadline too (AekoDeadlineError)
+        spending.record("budget_exceeded", error.usage)
         yield PlanEnded("budget_exceeded", run_id, record, error=error)
         return
     except MalformedAgentOutputError as error:
+        spending.record("malformed", error.usage)
         yield PlanEnded("malformed", run_id, record, error=error)
         return
     except AekoModelError as error:
+        spending.model_error(error)
+        spending.record("model_unavailable", error.usage)
         yield PlanEnded("model_unavailable", run_id, record, error=error)
         return
     except (LocalizedError, AekoError) as error:  # the database, the inventory, the engine
+        spending.record("failed", getattr(error, "usage", None))
         yield PlanEnded("failed", run_id, record, error=error)
         return
     if plan is None:
+        spending.record("failed")
         yield PlanEnded("failed", run_id, record, error=AekoError("the run gave no plan"))
         return
-    usage = Write.usage(
-        user_id, run_id, "inventory", plan.usage, outcome="plan", inventory_number=record.number
-    )
-    outbox.submit(store, usage)
+    spending.record("plan", plan.usage)
     saved = outbox.submit(store, Write.plan(user_id, plan, run_id))
     if plan.actions is not None:
         write = Write.plan_actions(user_id, run_id, record.number, plan.actions)

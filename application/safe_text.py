@@ -3,11 +3,17 @@
 Model-written and uploaded text goes through ``sanitize`` before ``st.markdown`` and before
 any export. Paragraphs, headings, lists, **emphasis** and numbers ("1.234,5") are left as
 they are. Every pattern is linear: bounded character classes, no nested quantifiers.
+
+Tables go through ``csv_safe_frame`` before ``st.dataframe``, whose toolbar offers a CSV
+download: a text cell a spreadsheet would run as a formula gets a leading quote.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
+
+import pandas as pd
 
 # A link target, with at most one level of balanced parentheses (Wikipedia-style URLs).
 _TARGET = r"\((?:[^()\n]|\([^()\n]{0,200}\)){0,2000}\)"
@@ -48,3 +54,51 @@ def _keep_trailer(match: re.Match[str]) -> str:
     """A URL goes; the punctuation that ended the sentence after it stays."""
     url = match.group(0)
     return url[len(url.rstrip(_URL_TRAILER)) :]
+
+
+# What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection"). Tab and CR
+# count because some spreadsheets strip them and then see the "=" behind.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# A signed number written as text ("-3,5", "+12.000,50") is data: no spreadsheet runs it.
+_SIGNED_NUMBER = re.compile(r"[+-]?\d{1,30}(?:[.,\u00a0\u202f ]\d{1,30}){0,10}%?")
+
+
+def csv_safe(value: Any) -> Any:
+    """``value`` with a leading ``'`` if it is text a spreadsheet would run as a formula;
+    anything else (numbers, dates, None) as it is."""
+    if (
+        isinstance(value, str)
+        and value.startswith(_FORMULA_START)
+        and not _SIGNED_NUMBER.fullmatch(value)
+    ):
+        return "'" + value
+    return value
+
+
+def csv_safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``frame`` whose text cells, column names and index cannot run as formulas
+    when the table is downloaded and opened in a spreadsheet. Numeric, boolean and date
+    columns are kept with their types."""
+    safe = frame.copy()
+    for position in range(safe.shape[1]):
+        column = safe.iloc[:, position]
+        if _is_text(column):
+            safe.isetitem(position, column.astype(object).map(csv_safe))
+    safe.columns = _safe_labels(safe.columns)
+    safe.index = _safe_labels(safe.index)
+    return safe
+
+
+def _is_text(column: pd.Series) -> bool:
+    return not (
+        pd.api.types.is_numeric_dtype(column)
+        or pd.api.types.is_bool_dtype(column)
+        or pd.api.types.is_datetime64_any_dtype(column)
+        or pd.api.types.is_timedelta64_dtype(column)
+    )
+
+
+def _safe_labels(labels: pd.Index) -> pd.Index:
+    if isinstance(labels, pd.MultiIndex) or not _is_text(labels.to_series()):
+        return labels
+    return pd.Index([csv_safe(label) for label in labels], name=csv_safe(labels.name))

@@ -3,30 +3,37 @@
     .venv/bin/python -m bench.ingest [--rows 1000 10000 100000]
 
 Each measurement runs in a fresh process, so its peak RSS is its own. Prints one JSON object.
+A decompression bomb (300 MB of sheet XML in about 1.3 MB) is measured too: how long the
+refusal takes and what the process held meanwhile.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from engine.inventory import load_inventory
+from engine.inventory import InventoryError, load_inventory
 from engine.inventory.analytics import GROUPABLE
 from tests.inventory_fixtures import as_csv, as_xlsx, long_table
 
 
 def measure_one(path: str) -> dict:
     started = time.perf_counter()
-    inventory = load_inventory(path)
+    try:
+        inventory = load_inventory(path)
+    except InventoryError as error:  # a hostile file: the refusal is what is measured
+        return {"refused": error.code, "load_s": round(time.perf_counter() - started, 3)}
     loaded = time.perf_counter()
     for field in GROUPABLE:
         inventory.totals_by(field)
@@ -100,6 +107,30 @@ def activity_table(rows: int, *, seed: int = 0, monthly: bool = False) -> pd.Dat
     )
 
 
+def decompression_bomb(megabytes: int) -> bytes:
+    """A real .xlsx whose sheet is ``megabytes`` MB of one repeated row, deflated a chunk at
+    a time (about 250x): the shape of the 1.9 MB file that inflated to 546 MB (#15)."""
+    base = as_xlsx(long_table(2))
+    row = b'<row><c t="inlineStr"><is><t>' + b"A" * 200 + b"</t></is></c></row>"
+    block = row * (1_048_576 // len(row))
+    out = io.BytesIO()
+    with (
+        zipfile.ZipFile(io.BytesIO(base)) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        for info in source.infolist():
+            if info.filename != "xl/worksheets/sheet1.xml":
+                target.writestr(info, source.read(info))
+                continue
+            with target.open(info.filename, "w") as sheet:
+                sheet.write(b'<worksheet xmlns="http://schemas.openxmlformats.org/'
+                            b'spreadsheetml/2006/main"><sheetData>')  # fmt: skip
+                for _ in range(megabytes):
+                    sheet.write(block)
+                sheet.write(b"</sheetData></worksheet>")
+    return out.getvalue()
+
+
 def run_in_child(path: Path) -> dict:
     process = subprocess.Popen(
         [sys.executable, "-m", "bench.ingest", "--one", str(path)],
@@ -144,6 +175,9 @@ def main() -> None:
             table = activity_table(wide_rows, monthly=monthly)
             path.write_bytes(as_xlsx(table, sheet_name="Consumo 2024"))
             results[f"{wide_rows}_rows_xlsx_activity_data_{dated}"] = run_in_child(path)
+        path = Path(folder) / "bomb_300mb.xlsx"
+        path.write_bytes(decompression_bomb(300))
+        results["decompression_bomb_300mb_refused"] = run_in_child(path)
         digests = {}
         for rows in (5_000, 50_000):
             path = Path(folder) / f"digest_{rows}.csv"

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from application import attachments
-from application.safe_text import sanitize
+from application.safe_text import csv_safe_frame, sanitize
 from application.workspace import Workspace
 from components import charts
 from components.i18n import language, number, t
@@ -42,7 +42,10 @@ def compare_with_saved(workspace: Workspace, inventory: Inventory, digest: str) 
                 icon=":material/warning:",
             )
         for field in ("scope", "category"):
-            st.dataframe(_table(inventory.compare(previous, field), field), hide_index=True)
+            st.dataframe(
+                csv_safe_frame(_table(inventory.compare(previous, field), field)),
+                hide_index=True,
+            )
 
 
 def _table(frame: pd.DataFrame, field: str) -> pd.DataFrame:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from application.outbox import Outbox
+from application.outbox import Outbox, journal_for
 from application.workspace import Workspace
 from components.engine_setup import EngineStatus
 from engine import AekoUser
@@ -14,7 +14,6 @@ from settings import Settings
 from store import Store, StoreError
 
 _CONTEXT = "aeko_context"
-_OUTBOX = "aeko_outbox"
 _USER = "aeko_user"
 
 
@@ -27,10 +26,10 @@ class AppContext:
 
     @property
     def outbox(self) -> Outbox:
-        """Writes that could not reach the database, kept in this browser session."""
-        if _OUTBOX not in st.session_state:
-            st.session_state[_OUTBOX] = Outbox()
-        return st.session_state[_OUTBOX]
+        """Writes that could not reach the database: this user's share of the data folder's
+        journal, one per app process, which outlives the tab and the app."""
+        journal = journal_for(self.settings.store.data_dir)
+        return Outbox(journal, self.user.id if self.user is not None else None)
 
 
 def set_context(settings: Settings, store: Store | None, engine: EngineStatus) -> AppContext:
@@ -49,13 +48,26 @@ def current() -> AppContext:
 
 
 def _user(settings: Settings, store: Store | None) -> AekoUser | None:
+    """The signed-in identity's user with sign-in on (a visitor without one gets the sign-in
+    page and the run stops here, whichever page ran first); else the local mode's user."""
+    who = None
+    if settings.auth_enabled:
+        from components.auth import require_identity
+
+        who = require_identity()
+        if st.session_state.get(_USER + "_identity") != (who.issuer, who.subject):
+            st.session_state.pop(_USER, None)  # never another identity's user
     if store is None:
         return st.session_state.get(_USER)
     try:
-        user = store.users.get_or_create(settings.user_external_id)
+        if who is not None:
+            user = store.users.get_or_create_by_identity(who.issuer, who.subject, email=who.email)
+        else:
+            user = store.users.get_or_create(settings.user_external_id)
     except StoreError:
         return st.session_state.get(_USER)
     st.session_state[_USER] = user
+    st.session_state[_USER + "_identity"] = (who.issuer, who.subject) if who else None
     return user
 
 

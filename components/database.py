@@ -18,10 +18,20 @@ def _connect(config: StoreConfig) -> Store:
     return connect(config)
 
 
+_RESTARTS_SEEN = "aeko_db_restarts_seen"
+_RESTARTED = {
+    "pt": "O banco embutido foi reiniciado (o processo tinha parado); nada se perdeu.",
+    "en": "The embedded database was restarted (its process had stopped); nothing was lost.",
+}
+
+
 def open_store(config: StoreConfig) -> Store | None:
-    """The store, or None after telling the user what is wrong and how to fix it."""
+    """The store, or None after telling the user what is wrong and how to fix it. An
+    embedded server whose process is gone is started again here, at every rerun."""
     try:
-        return _connect(config)
+        store = _connect(config)
+        store.supervise()
+        return store
     except StoreError as error:
         st.error(error.message(language()), icon=":material/database_off:")
         return None
@@ -33,12 +43,26 @@ def database_status(config: StoreConfig, store: Store | None, context: AppContex
             where = t("db_embedded", where=config.data_dir)
         else:
             where = t("db_remote", where=describe_target(config.uri))
+        outbox = context.outbox
         if store is not None and store.ping():
-            flushed = context.outbox.flush(store) if context.outbox.queued else 0
+            outbox.resume()
+            # Every user's kept writes, this app's or a previous one's (replay at startup).
+            flushed = outbox.flush(store) if outbox.journal.pending() else 0
             st.caption(f":material/database: {where}")
             if flushed:
                 st.toast(t("set_saved"))
         else:
             st.caption(":material/database_off: " + t("db_down", where=where))
-        if context.outbox.queued:
-            st.warning(t("pending_writes", n=len(context.outbox.queued)), icon=":material/sync:")
+        _restarted(store)
+        if outbox.queued:
+            st.warning(t("pending_writes", n=len(outbox.queued)), icon=":material/sync:")
+
+
+def _restarted(store: Store | None) -> None:
+    """Say once per browser session that the embedded server was started again."""
+    restarts = store.restarts if store is not None else 0
+    seen = st.session_state.setdefault(_RESTARTS_SEEN, restarts)
+    if restarts > seen:
+        st.session_state[_RESTARTS_SEEN] = restarts
+        st.toast(_RESTARTED[language()], icon=":material/restart_alt:")
+        st.caption(":material/restart_alt: " + _RESTARTED[language()])

@@ -26,7 +26,10 @@ def configure_engine(settings: Settings) -> EngineStatus:
             "max_model_calls_per_run": settings.max_calls_per_run,
             "max_tokens_per_run": settings.max_tokens_per_run,
             "run_log": settings.run_log,
+            "run_log_include_text": settings.run_log_include_text,
         }
+        if settings.run_deadline_s is not None:
+            limits["run_deadline_s"] = settings.run_deadline_s
         if settings.gemini_api_key or settings.provider_keys:
             Aeko.config(
                 settings.gemini_api_key,

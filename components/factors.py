@@ -7,7 +7,7 @@ from collections.abc import Iterable
 import pandas as pd
 import streamlit as st
 
-from application.safe_text import sanitize
+from application.safe_text import csv_safe_frame, sanitize
 from components.i18n import language, t
 from engine.emissions import FactorUse
 
@@ -29,7 +29,7 @@ def factors_table(factors: Iterable[FactorUse]) -> None:
     if not rows:
         st.caption(t("fac_none"))
         return
-    st.dataframe(pd.DataFrame(rows.values()), hide_index=True)
+    st.dataframe(csv_safe_frame(pd.DataFrame(rows.values())), hide_index=True)
 
 
 def inventory_factors(used: pd.DataFrame) -> None:
@@ -50,4 +50,4 @@ def inventory_factors(used: pd.DataFrame) -> None:
             t("inv_rows"): used["rows"],
         }
     )
-    st.dataframe(shown, hide_index=True)
+    st.dataframe(csv_safe_frame(shown), hide_index=True)

@@ -134,8 +134,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "What it spent was recorded.",
     },
     "session_cost": {
-        "pt": "Esta conversa: {runs} execuções · US$ {cost:.4f}",
-        "en": "This conversation: {runs} runs · US$ {cost:.4f}",
+        "pt": "Esta conversa: {runs} execuções · {cost}",
+        "en": "This conversation: {runs} runs · {cost}",
+    },
+    "db_away_chat": {
+        "pt": "A conversa segue aberta: o que você perguntar agora é respondido e gravado nela "
+        "quando o banco voltar.",
+        "en": "The conversation stays open: what you ask now is answered and saved to it when "
+        "the database is back.",
+    },
+    "session_not_found": {
+        "pt": "Conversa não encontrada: ela não existe ou não é sua. Uma nova começa aqui.",
+        "en": "Conversation not found: it does not exist or is not yours. A new one starts here.",
     },
     "usage_title": {"pt": "Uso e custo", "en": "Usage and cost"},
     "usage_today": {"pt": "Hoje", "en": "Today"},
@@ -196,9 +206,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "fallback model. Your question was saved; try again shortly.",
     },
     "saved_later": {
-        "pt": "O banco de dados não respondeu: a resposta fica nesta aba e será "
-        "gravada quando ele voltar.",
-        "en": "The database did not answer: the answer stays in this tab and will "
+        "pt": "O banco de dados não respondeu: a resposta ficou guardada no diário local e "
+        "será gravada quando ele voltar.",
+        "en": "The database did not answer: the answer is kept in the local journal and will "
         "be saved when it is back.",
     },
     "answer_truncated": {

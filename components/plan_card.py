@@ -9,6 +9,7 @@ goes through ``sanitize``; table cells are data in ``st.dataframe``, never HTML.
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import pandas as pd
 import streamlit as st
@@ -17,7 +18,7 @@ from application.exports import plan_docx, plan_markdown, plan_pdf
 from application.exports.actions import action_table_rows
 from application.history import PlanEntry, PlanTotals, compare_plans
 from application.plan_charts import macc_chart, macc_data, macc_unknown, measure_name, path_chart
-from application.safe_text import sanitize
+from application.safe_text import csv_safe_frame, sanitize
 from components.i18n import language, number, t
 from components.sbce import sbce_readiness
 from engine import AekoImprovementPlan
@@ -81,7 +82,7 @@ def actions_table(actions: PlanActions, *, key: str) -> None:
     header, rows = action_table_rows(actions, language())
     if rows:
         frame = pd.DataFrame(rows, columns=_unique(header))
-        st.dataframe(frame, hide_index=True, width="stretch", key=f"actions-{key}")
+        st.dataframe(csv_safe_frame(frame), hide_index=True, width="stretch", key=f"actions-{key}")
 
 
 def macc(actions: PlanActions, *, key: str) -> None:
@@ -242,10 +243,11 @@ def plan_downloads(
 ) -> None:
     """The plan (with its ``actions``, when given) as Markdown, DOCX and PDF, side by side.
 
-    The files are built before the buttons are drawn (a download button handed a function
-    to call on click did not deliver the file in Chromium), once per plan and language
-    thanks to the cache. ``on_demand`` (a page listing many plans) first asks for them with
-    one click, so opening the page does not lay out every plan's PDF."""
+    Each button is handed a function: the file is built when it is clicked (Streamlit's
+    deferred download, checked in Chromium by tests/test_browser.py), once per plan, actions,
+    format and language thanks to the cache. ``on_demand`` (a page listing many plans) still
+    asks with one click before drawing the buttons, so a rerun of the list does not even
+    serialise every plan and its actions for the cache key."""
     ready_key = f"downloads-ready-{key}"
     if on_demand and not st.session_state.get(ready_key):
         if st.button(t("export_prepare"), key=f"prepare-{key}", icon=":material/download:"):
@@ -262,14 +264,22 @@ def plan_downloads(
 
     md_col, docx_col, pdf_col = st.columns(3)
     md_col.download_button(
-        t("export_md"), build("md"), file_name=f"{stem}.md", mime="text/markdown", key=f"md-{key}"
+        t("export_md"),
+        partial(build, "md"),
+        file_name=f"{stem}.md",
+        mime="text/markdown",
+        key=f"md-{key}",
     )
     docx_col.download_button(
-        t("export_docx"), build("docx"), file_name=f"{stem}.docx", mime=_DOCX, key=f"docx-{key}"
+        t("export_docx"),
+        partial(build, "docx"),
+        file_name=f"{stem}.docx",
+        mime=_DOCX,
+        key=f"docx-{key}",
     )
     pdf_col.download_button(
         t("export_pdf"),
-        build("pdf"),
+        partial(build, "pdf"),
         file_name=f"{stem}.pdf",
         mime="application/pdf",
         key=f"pdf-{key}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from application.safe_text import sanitize
+from application.safe_text import csv_safe_frame, sanitize
 from components.i18n import number, t
 from engine.inventory import Inventory
 
@@ -108,7 +108,7 @@ def show_table(inventory: Inventory, lang: str) -> None:
         st.write(t("inv_no_reconciliation"))
         return
     st.dataframe(
-        table(inventory, lang),
+        csv_safe_frame(table(inventory, lang)),
         hide_index=True,
         column_config={
             t("col_stated"): st.column_config.TextColumn(width="small"),

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from application.safe_text import sanitize
+from application.safe_text import csv_safe_frame, sanitize
 from components.i18n import number, t
 from engine.actions.model import Installation
 
@@ -28,7 +28,7 @@ def sbce_readiness(installations: Sequence[Installation]) -> None:
         }
         for item in installations
     ]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.dataframe(csv_safe_frame(pd.DataFrame(rows)), hide_index=True, width="stretch")
     flagged = [item for item in installations if item.near]
     for item in flagged:
         st.warning(

@@ -7,7 +7,8 @@ import streamlit as st
 from application import history
 from application.safe_text import sanitize
 from application.workspace import Workspace
-from components.i18n import t
+from components.i18n import language, t
+from store import StoreError
 
 SESSION_PARAM = "session"
 
@@ -29,7 +30,7 @@ def sessions_sidebar(workspace: Workspace, current: str | None) -> None:
         if st.button(t("new_session"), icon=":material/add_comment:", width="stretch"):
             open_session(None)
             st.rerun()
-        for summary in history.recent_conversations(workspace):
+        for summary in _recent(workspace):
             selected = summary.id == current
             label = sanitize(summary.name) or "—"
             if st.button(
@@ -52,3 +53,19 @@ def sessions_sidebar(workspace: Workspace, current: str | None) -> None:
                     history.delete_conversation(workspace, current)
                     open_session(None)
                     st.rerun()
+
+
+_LIST_UNAVAILABLE = {
+    "pt": "A lista de conversas não carregou (banco de dados indisponível); o chat segue.",
+    "en": "The conversation list did not load (database unavailable); the chat goes on.",
+}
+
+
+def _recent(workspace: Workspace) -> list:
+    """The recent conversations; none, with a word, when the database does not answer: the
+    page (the open conversation, the chat input) goes on without the list."""
+    try:
+        return list(history.recent_conversations(workspace))
+    except StoreError:
+        st.caption(":material/database_off: " + _LIST_UNAVAILABLE[language()])
+        return []

@@ -8,7 +8,9 @@ that a tab reconnects to at /inventory), so ``context.current()`` calls it then 
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Iterable
 
 import streamlit as st
 
@@ -25,9 +27,55 @@ def _secrets() -> dict:
         return {}
 
 
+# The project's own loggers; Streamlit configures its own.
+_LOGGERS = ("engine", "application", "store", "components", "settings")
+
+
+class _Redact(logging.Filter):
+    """Scrubs the configured secrets from every record, whatever a message quotes."""
+
+    def __init__(self, secrets: Iterable[str | None]) -> None:
+        super().__init__()
+        self.secrets = tuple(s for s in secrets if s)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        for secret in self.secrets:
+            message = message.replace(secret, "[redacted]")
+        record.msg, record.args = message, None
+        return True
+
+
+def configure_logging(*, debug: bool, secrets: Iterable[str | None] = ()) -> None:
+    """Stdlib logging for the project's loggers, once per process (a rerun only updates the
+    level and the secrets): INFO, or DEBUG with ``AEKO_DEBUG``, the providers' own error
+    messages included. Keys are never logged: they are scrubbed from every record."""
+    level = logging.DEBUG if debug else logging.INFO
+    handler = next(
+        (h for h in logging.getLogger("engine").handlers if getattr(h, "_aeko", False)), None
+    )
+    if handler is None:
+        handler = logging.StreamHandler()
+        handler._aeko = True  # type: ignore[attr-defined]
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        for name in _LOGGERS:
+            logger = logging.getLogger(name)
+            logger.addHandler(handler)
+            logger.propagate = False
+    for existing in list(handler.filters):
+        handler.removeFilter(existing)
+    handler.addFilter(_Redact(secrets))
+    for name in _LOGGERS:
+        logging.getLogger(name).setLevel(level)
+
+
 def start() -> AppContext:
     st.set_page_config(page_title="Aeko Studio", page_icon=":material/eco:", layout="wide")
     settings = load_settings(_secrets(), os.environ)
+    configure_logging(
+        debug=settings.debug,
+        secrets=[settings.gemini_api_key, settings.mongodb_uri, *settings.provider_keys.values()],
+    )
     store = open_store(settings.store)
     engine = configure_engine(settings)
     context = set_context(settings, store, engine)

@@ -10,6 +10,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from application.safe_stream import safe_stream
+from application.safe_text import sanitize
 from components.i18n import number, t
 from engine import (
     AekoError,
@@ -34,7 +35,7 @@ _TOOL_PREVIEW = 1_500
 
 def model_display_name(model: str) -> str:
     """A model's name as the user reads it: the offline analyst by its translated name."""
-    return t("offline_label") if model == OFFLINE_MODEL_NAME else model
+    return t("offline_label") if model == OFFLINE_MODEL_NAME else sanitize(model)
 
 
 def run_with_trail(items: Iterable[object]) -> object:
@@ -61,12 +62,14 @@ def run_with_trail(items: Iterable[object]) -> object:
             if isinstance(event, AnswerDelta):
                 answer.show(event, events)
             elif isinstance(event, AgentStarted):
-                status.update(label=f"{event.agent}…")
+                status.update(label=f"{sanitize(event.agent)}…")
             elif isinstance(event, AgentFinished):
                 calls += 1
                 _agent_finished(status, event)
             elif isinstance(event, ToolCalled):
-                with status.expander(t("trail_tool", tool=event.tool), icon=":material/build:"):
+                with status.expander(
+                    t("trail_tool", tool=sanitize(event.tool)), icon=":material/build:"
+                ):
                     st.code(json.dumps(event.arguments, ensure_ascii=False), language="json")
             elif isinstance(event, ToolReturned):
                 status.code(event.output[:_TOOL_PREVIEW], language="text")
@@ -74,13 +77,15 @@ def run_with_trail(items: Iterable[object]) -> object:
                 if event.approved:
                     status.success(t("trail_approved", attempt=event.attempt))
                 else:
-                    status.error(t("trail_rejected", attempt=event.attempt, reasons=event.reasons))
+                    status.error(
+                        t("trail_rejected", attempt=event.attempt, reasons=sanitize(event.reasons))
+                    )
             elif isinstance(event, ModelRetried):
                 status.warning(
                     t(
                         "trail_retry",
                         model=model_display_name(event.model),
-                        reason=event.reason,
+                        reason=sanitize(event.reason),
                         attempt=event.attempt,
                         delay=number(event.delay_s, 1),
                     )
@@ -91,14 +96,18 @@ def run_with_trail(items: Iterable[object]) -> object:
                         "trail_fallback",
                         from_model=model_display_name(event.from_model),
                         to_model=model_display_name(event.to_model),
-                        reason=event.reason,
+                        reason=sanitize(event.reason),
                     )
                 )
             elif isinstance(event, SummaryUpdated):
                 status.info(t("trail_summary", n=event.covered_turns))
             elif isinstance(event, PlanRewriteRequested):
                 status.warning(
-                    t("trail_rewrite", headings=", ".join(event.headings), n=event.rewrite)
+                    t(
+                        "trail_rewrite",
+                        headings=sanitize(", ".join(event.headings)),
+                        n=event.rewrite,
+                    )
                 )
             elif isinstance(event, RunFinished):
                 seconds = time.perf_counter() - started
@@ -125,7 +134,7 @@ def _agent_finished(status: DeltaGenerator, event: AgentFinished) -> None:
         "**"
         + t(
             "trail_agent",
-            agent=event.agent,
+            agent=sanitize(event.agent),
             model=model_display_name(event.model),
             ms=number(event.duration_ms, 0),
             tin=event.input_tokens,
@@ -134,7 +143,7 @@ def _agent_finished(status: DeltaGenerator, event: AgentFinished) -> None:
         + "**"
     )
     if event.next_agent:
-        status.caption(t("trail_next", agent=event.next_agent))
+        status.caption(t("trail_next", agent=sanitize(event.next_agent)))
     if event.truncated:
         status.warning(t("answer_truncated"), icon=":material/content_cut:")
 

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from application import scenarios
-from application.safe_text import sanitize
+from application.safe_text import csv_safe_frame, sanitize
 from application.workspace import Workspace
 from components.i18n import language, number, t
 from engine.actions.model import Action, PlanActions
@@ -87,7 +87,7 @@ def _show(totals: ScopeTotals) -> None:
             for label, figure in rows
         ]
     )
-    st.dataframe(frame, hide_index=True, width="stretch")
+    st.dataframe(csv_safe_frame(frame), hide_index=True, width="stretch")
     notes = [t("whatif_market_apart")]
     if not totals.scope2_market_reported:
         notes.append(t("whatif_market_baseline"))

@@ -34,6 +34,7 @@ from engine.dto import (
 )
 from engine.errors import (
     AekoBudgetExceededError,
+    AekoDeadlineError,
     AekoError,
     AekoModelError,
     AekoNotConfiguredError,
@@ -75,6 +76,7 @@ __all__ = [
     "Aeko",
     "AekoBudgetExceededError",
     "AekoConversationSummary",
+    "AekoDeadlineError",
     "AekoError",
     "AekoImprovementPlan",
     "AekoInventoryAnalyzer",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from engine.budget import RunBudget
+from engine.budget import DEFAULT_RUN_DEADLINE_S, RunBudget, set_default_deadline
 from engine.constants import (
     DEFAULT_FAST_MODEL,
     DEFAULT_MAX_RETRIES,
@@ -41,14 +41,22 @@ class Aeko:
         provider_keys: Mapping[str, str] | None = None,
         max_model_calls_per_run: int | None = None,
         max_tokens_per_run: int | None = None,
+        run_deadline_s: float | None = DEFAULT_RUN_DEADLINE_S,
         run_log: str | Path | None = None,
+        run_log_max_bytes: int | None = None,
+        run_log_backups: int | None = None,
+        run_log_include_text: bool = False,
     ) -> None:
         """Configure the process-wide engine; the agents are rebuilt on the next run.
 
         Models are a Gemini model id, a ``provider:model`` id, or a ready LangChain chat
         model; ``api_key`` (Gemini) may be omitted when no Gemini id is used. Each tier
         falls back, in order, to its ``*_fallbacks`` (by default: the other tier's model).
-        Provider calls are retried ``max_retries`` times with exponential backoff.
+        Provider calls are retried ``max_retries`` times with exponential backoff. A run
+        stops before its next model call once ``run_deadline_s`` seconds have passed (None:
+        no deadline). The ``run_log`` rotates past ``run_log_max_bytes``, keeping
+        ``run_log_backups`` older files, and holds no questions, answers or tool arguments
+        unless ``run_log_include_text``.
         """
         settings = ModelSettings(
             api_key=api_key,
@@ -65,10 +73,22 @@ class Aeko:
             slow_fallbacks=as_specs(slow_fallbacks),
             provider_keys=dict(provider_keys or {}),
         )
-        budget = RunBudget(max_model_calls=max_model_calls_per_run, max_tokens=max_tokens_per_run)
+        budget = RunBudget(
+            max_model_calls=max_model_calls_per_run,
+            max_tokens=max_tokens_per_run,
+            deadline_s=run_deadline_s,
+        )
         secrets = [api_key, *(provider_keys or {}).values()]
-        log = RunLog(run_log, secrets) if run_log else None
+        log = None
+        if run_log:
+            rotation = {
+                key: value
+                for key, value in (("max_bytes", run_log_max_bytes), ("backups", run_log_backups))
+                if value is not None
+            }
+            log = RunLog(run_log, secrets, include_text=run_log_include_text, **rotation)
         RUNTIME.configure(settings, budget, log)
+        set_default_deadline(run_deadline_s)
 
     @staticmethod
     def is_configured() -> bool:
@@ -86,3 +106,4 @@ class Aeko:
     def reset() -> None:
         """Restore every default and clear the registered tools."""
         RUNTIME.reset()
+        set_default_deadline(DEFAULT_RUN_DEADLINE_S)

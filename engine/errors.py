@@ -3,6 +3,8 @@
 from collections.abc import Sequence
 from typing import Any
 
+from engine.models.resilience import provider_message, status_code
+
 
 class AekoError(Exception):
     """Base class of the engine's errors."""
@@ -36,10 +38,13 @@ class UnknownAgentError(AekoError):
 class MalformedAgentOutputError(AekoError):
     """An agent's answer never matched the shape its prompt demands, even after rewrites."""
 
-    def __init__(self, agent: str, missing: Sequence[str], attempts: int) -> None:
+    def __init__(
+        self, agent: str, missing: Sequence[str], attempts: int, usage: Any = None
+    ) -> None:
         self.agent = agent
         self.missing = tuple(missing)
         self.attempts = attempts
+        self.usage = usage  # what the run spent before giving up (an AekoUsage), if known
         super().__init__(
             f"{agent} did not produce the fields {', '.join(self.missing)} "
             f"after {attempts} attempts."
@@ -47,11 +52,88 @@ class MalformedAgentOutputError(AekoError):
 
 
 class AekoModelError(AekoError):
-    """A model call failed on the primary model and on its fallback."""
+    """A model call failed on the primary model and on its fallback.
 
-    def __init__(self, agent: str, cause: BaseException) -> None:
+    Keeps what the log needs (the last failure's type, HTTP status and the provider's own
+    message, which never holds the user's text) and says what went wrong in the user's
+    words by ``kind``: ``key``, ``request``, ``rate_limit``, ``provider_down``, ``timeout``
+    or ``unavailable``. ``usage`` is what the run had spent until then (an AekoUsage).
+    """
+
+    def __init__(
+        self,
+        agent: str,
+        cause: BaseException,
+        *,
+        model: str | None = None,
+        usage: Any = None,
+    ) -> None:
         self.agent = agent
-        super().__init__(f"{agent}: the model call failed ({type(cause).__name__}).")
+        self.model = model
+        self.usage = usage
+        self.error_type = type(cause).__name__
+        self.status = status_code(cause)
+        self.provider_message = provider_message(cause)
+        self.kind = _model_error_kind(cause, self.status)
+        status = f" {self.status}" if self.status else ""
+        super().__init__(f"{agent}: the model call failed ({self.error_type}{status}).")
+
+    def message(self, language: str = "pt") -> str:
+        pt, en = _MODEL_ERROR_MESSAGES[self.kind]
+        return pt if language.lower().startswith("pt") else en
+
+
+_MODEL_ERROR_MESSAGES = {
+    "key": (
+        "O provedor do modelo recusou a chave de API (sem chave válida ou sem permissão): "
+        "confira a chave nas configurações.",
+        "The model provider refused the API key (missing, invalid or without permission): "
+        "check the key in the settings.",
+    ),
+    "request": (
+        "O provedor do modelo recusou o pedido como inválido: tente reformular ou encurtar.",
+        "The model provider rejected the request as invalid: try rewording or shortening it.",
+    ),
+    "rate_limit": (
+        "O provedor do modelo está limitando as chamadas (cota ou excesso de pedidos): "
+        "tente de novo em alguns instantes.",
+        "The model provider is rate limiting calls (quota or too many requests): try again "
+        "in a moment.",
+    ),
+    "provider_down": (
+        "O provedor do modelo está fora do ar ou com erro interno: tente de novo mais tarde.",
+        "The model provider is down or failing: try again later.",
+    ),
+    "timeout": (
+        "O modelo demorou demais para responder: tente de novo.",
+        "The model took too long to answer: try again.",
+    ),
+    "unavailable": (
+        "O modelo não respondeu, nem o de reserva: tente de novo mais tarde.",
+        "The model did not answer, nor did its fallback: try again later.",
+    ),
+}
+
+
+def _model_error_kind(cause: BaseException, status: int | None) -> str:
+    if status in (401, 403):
+        return "key"
+    if status == 429:
+        return "rate_limit"
+    if status is not None and status >= 500:
+        return "provider_down"
+    if status == 408:
+        return "timeout"
+    if status is not None and 400 <= status < 500:
+        return "request"
+    names = " ".join(cls.__name__.lower() for cls in type(cause).__mro__)
+    if isinstance(cause, TimeoutError) or "timeout" in names or "timedout" in names:
+        return "timeout"
+    for marker, kind in (("authentication", "key"), ("permission", "key"),
+                         ("ratelimit", "rate_limit"), ("invalidrequest", "request")):  # fmt: skip
+        if marker in names:
+            return kind
+    return "unavailable"
 
 
 class AekoBudgetExceededError(AekoError):
@@ -68,4 +150,21 @@ class AekoBudgetExceededError(AekoError):
         self.usage = usage
         super().__init__(
             f"Run budget exceeded before {agent}: {limit} {used:g} of {allowed:g} allowed."
+        )
+
+
+class AekoDeadlineError(AekoBudgetExceededError):
+    """A run took longer than its deadline (``RunBudget.deadline_s``) and was stopped before
+    its next model call. ``limit`` is ``"deadline_s"``; ``used`` and ``allowed`` are seconds."""
+
+    def message(self, language: str = "pt") -> str:
+        if language.lower().startswith("pt"):
+            return (
+                f"A execução passou do prazo de {self.allowed:.0f} s e foi interrompida "
+                "antes da próxima chamada ao modelo: tente uma pergunta mais simples ou "
+                "de novo em instantes."
+            )
+        return (
+            f"The run went past its {self.allowed:.0f} s deadline and was stopped before "
+            "its next model call: try a simpler question, or again in a moment."
         )

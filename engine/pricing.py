@@ -3,12 +3,19 @@
 Calls are priced one by one and then summed: tiered prices make pricing summed tokens
 wrong. A model genai-prices does not know costs "unknown" (None), never a silent 0; the
 offline analyst runs on this machine and costs nothing.
+
+A cost cap cannot wait for a price nobody knows: against caps, an unknown call counts at
+``estimated_call_cost``, a deliberately high fallback rate (US$ 15 per million input tokens,
+US$ 75 per million output tokens: the dearest list prices of the major providers' flagship
+models in 2025), so a cap is reached early rather than never. The estimate is only for caps
+and totals flagged "estimated"; the call's own cost stays None.
 """
 
 from __future__ import annotations
 
 import logging
 from functools import cache
+from typing import Any
 
 from genai_prices import Usage, calc_price
 
@@ -16,6 +23,9 @@ from engine.constants import OFFLINE_MODEL_NAME
 
 log = logging.getLogger(__name__)
 FREE_MODELS = frozenset({OFFLINE_MODEL_NAME})
+# The conservative fallback rate for a model with no known price, USD per token.
+FALLBACK_INPUT_USD_PER_TOKEN = 15.0 / 1_000_000
+FALLBACK_OUTPUT_USD_PER_TOKEN = 75.0 / 1_000_000
 
 
 def call_cost(model: str, input_tokens: int, output_tokens: int) -> float | None:
@@ -35,3 +45,30 @@ def call_cost(model: str, input_tokens: int, output_tokens: int) -> float | None
 @cache
 def _unknown(model: str) -> None:
     log.warning("No price known for model %r: its cost is reported as unknown.", model)
+
+
+def estimated_call_cost(input_tokens: int, output_tokens: int) -> float:
+    """The fallback estimate of a call whose model has no known price (see the module)."""
+    return (
+        input_tokens * FALLBACK_INPUT_USD_PER_TOKEN + output_tokens * FALLBACK_OUTPUT_USD_PER_TOKEN
+    )
+
+
+def cap_cost(cost_usd: float | None, input_tokens: int, output_tokens: int) -> float:
+    """What a call (or a run) counts against a cost cap: its price, or the estimate."""
+    if cost_usd is not None:
+        return cost_usd
+    return estimated_call_cost(input_tokens, output_tokens)
+
+
+def usage_cap_cost(usage: Any) -> float:
+    """An AekoUsage's cost against a cap, summed call by call (known prices, else estimates)."""
+    return sum(
+        cap_cost(call.cost_usd, call.input_tokens, call.output_tokens)
+        for call in getattr(usage, "calls", ())
+    )
+
+
+def usage_is_estimated(usage: Any) -> bool:
+    """True when some call of an AekoUsage has no known price (its cap cost is an estimate)."""
+    return any(call.cost_usd is None for call in getattr(usage, "calls", ()))

@@ -10,14 +10,14 @@ from application.chat import TurnEnded, TurnStarted
 from application.safe_text import sanitize
 from application.workspace import DailyCapReachedError
 from components.attachment_picker import attachment_picker
-from components.budget import explain_budget_error
+from components.budget import explain_budget_error, explain_model_error, spent_text
 from components.context import current, require_workspace
 from components.i18n import language, t
 from components.sessions_sidebar import open_session, open_session_id, sessions_sidebar
 from components.sources import sources_block
 from components.trail import cost_text, model_display_name, run_with_trail, verdict_badge
 from engine import AekoSession
-from store import StoreError
+from store import SessionDocument, StoreError
 from store.errors import NotFoundError
 
 RETRY = "aeko_retry_question"
@@ -29,11 +29,14 @@ workspace = require_workspace(context)
 
 session_id = open_session_id()
 session: AekoSession | None = None
+document: SessionDocument | None = None  # the session, read once for the whole rerun
 try:
     sessions_sidebar(workspace, session_id)
     if session_id:
-        session = chat.open_conversation(workspace, session_id)
+        document = chat.open_document(workspace, session_id)
+        session = document.session
 except NotFoundError:
+    st.info(t("session_not_found"), icon=":material/search_off:")
     open_session(None)
     session_id = None
 except ValidationError:  # a document another program wrote in a shape we cannot read
@@ -41,8 +44,11 @@ except ValidationError:  # a document another program wrote in a shape we cannot
     open_session(None)
     st.stop()
 except StoreError as error:
-    st.error(error.message(language()))
-    st.stop()
+    # The conversation cannot be read now, but it stays open: a question asked meanwhile is
+    # answered and journalled into it, and written when the database answers again.
+    st.warning(f"{error.message(language())} {t('db_away_chat')}", icon=":material/sync:")
+    if session_id and context.user is not None:
+        session = AekoSession(_id=session_id, id_user=context.user.id)
 
 
 def _render_answer(text: str) -> None:
@@ -50,11 +56,11 @@ def _render_answer(text: str) -> None:
 
 
 def _history(session: AekoSession) -> None:
-    shown = chat.transcript(workspace, session)
+    shown = chat.transcript(workspace, session, document)
     with st.sidebar:
         st.caption(
             ":material/payments: "
-            + t("session_cost", runs=shown.cost.runs, cost=shown.cost.cost_usd)
+            + t("session_cost", runs=shown.cost.runs, cost=spent_text(shown.cost, language()))
         )
     for index, item in enumerate(shown.turns):
         turn = item.turn
@@ -122,7 +128,8 @@ def _show_outcome(ended: TurnEnded) -> None:
         st.error(explain_budget_error(ended.error, language()), icon=":material/savings:")
         return
     if ended.status == "model_unavailable":
-        st.error(t("model_unavailable"), icon=":material/cloud_off:")
+        message = explain_model_error(ended.error, language()) if ended.error else ""
+        st.error(sanitize(message) or t("model_unavailable"), icon=":material/cloud_off:")
         return
     if ended.status == "failed" or response is None:
         st.error(t("engine_error", message=str(ended.error)), icon=":material/error:")
@@ -148,7 +155,7 @@ def _show_outcome(ended: TurnEnded) -> None:
 attachment = attachment_picker(workspace, session.id if session else None)
 question = st.chat_input(t("chat_placeholder"), submit_mode="disable", max_chars=4000)
 question = (question or st.session_state.pop(RETRY, None) or "").strip()
-if session is not None:
+if session is not None and document is not None:
     _history(session)
 elif not question:
     st.info(t("chat_empty"), icon=":material/lightbulb:")

@@ -8,11 +8,11 @@ import streamlit as st
 
 from application import inventories
 from application.inventories import PlanEnded
-from application.safe_text import sanitize
+from application.safe_text import csv_safe, csv_safe_frame, sanitize
 from application.workspace import DailyCapReachedError
 from assets import SAMPLE_COSTS_PATH, SAMPLE_NAME, SAMPLE_PATH
 from components import charts, open_inventory, reconciliation
-from components.budget import explain_budget_error
+from components.budget import explain_budget_error, explain_model_error
 from components.compare_inventories import compare_with_saved
 from components.context import current, require_workspace
 from components.factors import inventory_factors
@@ -24,7 +24,7 @@ from components.trail import cost_text, run_with_trail
 from components.what_if import what_if
 from engine.actions.sbce import readiness
 from engine.emissions import EmissionsError, read_factor_csv
-from engine.errors import LocalizedError
+from engine.errors import AekoModelError, LocalizedError
 from engine.inventory import DEFAULT_GWP_SET, FIELDS, GWP_SETS, Inventory, InventoryError
 from engine.inventory.gwp import CH4_ORIGINS, DEFAULT_CH4_ORIGIN, gwp
 
@@ -95,7 +95,7 @@ def _own_factors_section() -> tuple[str, bytes] | None:
             st.error(error.message(language()), icon=":material/error:")
             return None
         st.caption(t("calc_own_factors", name=sanitize(own[0])))
-        st.dataframe(mine.to_frame().drop(columns=["user"]), hide_index=True)
+        st.dataframe(csv_safe_frame(mine.to_frame().drop(columns=["user"])), hide_index=True)
         if st.button(t("delete"), key="own-factors-remove", icon=":material/delete:"):
             st.session_state.pop(FACTORS, None)
             st.session_state["own-factors-version"] = version + 1
@@ -167,7 +167,7 @@ except (InventoryError, EmissionsError) as error:
 open_inventory.set_year(inventory.year)
 if added:
     with st.expander(t("inv_added_rows", n=len(added)), icon=":material/calculate:"):
-        st.dataframe(pd.DataFrame(added), hide_index=True)
+        st.dataframe(csv_safe_frame(pd.DataFrame(added)), hide_index=True)
         if st.button(t("inv_clear_added"), icon=":material/delete:"):
             open_inventory.clear_added()
             st.rerun()
@@ -182,10 +182,20 @@ mapping_label = (
 with st.expander(mapping_label, icon=":material/tune:", expanded=bool(conflicting)):
     reconciliation.show_conflicts_in_mapping(inventory, lang)
     st.caption(t("inv_mapping_help"))
-    rows = [
-        {t("col_sheet"): sheet, t("col_column"): column, t("col_field"): field or ""}
+    # The editor shows (and its CSV download writes) names that cannot run as formulas; the
+    # edits are read back by position against the real names, which it never shows.
+    named = [
+        (sheet, column, field)
         for sheet in reconciliation.conflicts_first(inventory.mapping, inventory)
         for column, field in inventory.mapping[sheet].items()
+    ]
+    rows = [
+        {
+            t("col_sheet"): csv_safe(sheet),
+            t("col_column"): csv_safe(column),
+            t("col_field"): field or "",
+        }
+        for sheet, column, field in named
     ]
     # Keyed by what it shows: after an override is read back (or the order changes) the
     # editor starts from the new mapping, never re-applying an edit to a moved row.
@@ -205,12 +215,8 @@ with st.expander(mapping_label, icon=":material/tune:", expanded=bool(conflictin
         key=f"mapping-{digest}-{shown}",
     )
     changed = {}
-    for row in edited.to_dict("records"):
-        sheet, column, field = (
-            row[t("col_sheet")],
-            row[t("col_column")],
-            row[t("col_field")] or None,
-        )
+    for (sheet, column, _), row in zip(named, edited.to_dict("records"), strict=True):
+        field = row[t("col_field")] or None
         if inventory.mapping.get(sheet, {}).get(column) != field:
             changed.setdefault(sheet, {})[column] = field
     if changed:
@@ -283,7 +289,7 @@ with st.expander(t("inv_table"), icon=":material/table:"):
     table = inventory.table.copy()
     if "scope" in table:
         table["scope"] = table["scope"].map(lambda scope: charts.scope_label(scope, lang))
-    st.dataframe(table, hide_index=True)
+    st.dataframe(csv_safe_frame(table), hide_index=True)
     markdown = inventory.to_markdown()
     st.caption(t("inv_markdown"))
     st.code("\n".join(markdown.splitlines()[:40]), language="markdown")
@@ -319,7 +325,8 @@ def _show_outcome(ended: PlanEnded) -> None:
     elif ended.status == "malformed":
         st.error(t("malformed_plan", n=error.attempts, missing=", ".join(error.missing)))
     elif ended.status == "model_unavailable":
-        st.error(t("model_unavailable"), icon=":material/cloud_off:")
+        message = explain_model_error(error, lang) if isinstance(error, AekoModelError) else ""
+        st.error(sanitize(message) or t("model_unavailable"), icon=":material/cloud_off:")
     elif isinstance(error, LocalizedError):  # the database or the inventory: our own words
         st.error(t("engine_error", message=error.message(lang)), icon=":material/error:")
     else:

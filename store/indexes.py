@@ -12,6 +12,7 @@ from pymongo.database import Database
 
 BY_ID = [("_id", ASCENDING)]
 USER_BY_EXTERNAL_ID = [("id_external_user", ASCENDING)]
+USER_BY_IDENTITY = [("auth_issuer", ASCENDING), ("auth_subject", ASCENDING)]
 SESSION_BY_USER = [("id_user", ASCENDING), ("updated_at", DESCENDING)]
 MEMORY_BY_USER = [("id_user", ASCENDING)]
 MEMORY_EXPIRY = [("expires_at", ASCENDING)]
@@ -27,7 +28,10 @@ USAGE_BY_RUN = [("id_user", ASCENDING), ("run_id", ASCENDING)]
 PLAN_ACTIONS_BY_RUN = [("id_user", ASCENDING), ("run_id", ASCENDING)]
 
 INDEXES: dict[str, list[IndexModel]] = {
-    "user": [IndexModel(USER_BY_EXTERNAL_ID, unique=True)],
+    "user": [
+        IndexModel(USER_BY_EXTERNAL_ID, unique=True),
+        IndexModel(USER_BY_IDENTITY, unique=True, sparse=True),  # signed-in users (iss, sub)
+    ],
     "session": [IndexModel(SESSION_BY_USER)],
     "user_memory": [
         IndexModel(MEMORY_BY_USER),

@@ -491,7 +491,7 @@ def test_a_provider_that_keeps_failing_gets_a_short_message_and_the_question_sta
     app = _app()
     app.chat_input[0].set_value("O que é escopo 1?").run()
     assert not app.exception
-    assert any("O modelo não respondeu" in e.value for e in app.error)
+    assert any("O modelo demorou demais para responder" in e.value for e in app.error)
     stored = app_env.session.find_one({"_id": ObjectId(app.query_params["session"])})
     assert stored["messages"] == [] and stored["pending"][0]["input"] == "O que é escopo 1?"
 
@@ -766,3 +766,60 @@ def test_history_lists_plan_totals_draws_actions_on_open_and_compares_two_plans(
     assert "um dos planos foi salvo sem ações calculadas" in " ".join(
         c.value for c in history.caption
     )
+
+
+def test_a_broken_secrets_file_stops_the_app_with_its_line_and_no_secret(app_env, tmp_path):
+    from streamlit import config
+
+    broken = tmp_path / "secrets.toml"
+    broken.write_text('MONGODB_DB = "aeko"\nGEMINI_API_KEY = sk-not-quoted-123\n', encoding="utf-8")
+    saved = config.get_option("secrets.files")
+    config.set_option("secrets.files", [str(tmp_path / "absent.toml"), str(broken)])
+    try:
+        app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+    finally:
+        config.set_option("secrets.files", saved)
+    assert not app.exception, app.exception
+    [error] = app.error
+    assert "secrets" in error.value and "line 2" in error.value and str(broken) in error.value
+    assert "sk-not-quoted" not in error.value
+    assert not app.chat_input  # stopped: no page ran, offline or not
+
+
+def test_a_saved_plan_is_explored_again_from_history_and_its_scenario_kept(app_env):
+    from application import inventories
+    from engine import AekoImprovementPlan
+    from engine.actions import build_plan_actions
+    from tests import inventory_fixtures as fx
+
+    ensure_indexes(app_env)
+    store = Store(app_env.client, app_env, "test")
+    user = store.users.get_or_create(1)
+    data, _ = fx.ghg_program_workbook()
+    inventory = inventories.load("ipe.xlsx", data, gwp_set="AR5", ch4_origin="general")
+    record = store.inventories(user.id).save(
+        "ipe.xlsx", data, sheets=inventory.sheets, mapping=inventory.mapping,
+        summary=inventories.summary_of(inventory),
+    )  # fmt: skip
+    actions = build_plan_actions(inventory)
+    assert actions.actions
+    saved = store.plans(user.id).save(
+        AekoImprovementPlan(
+            id_external_inventory=record.number, defined_problem="P.", method="M.",
+            reasoning="R.",
+        ),
+        run_id="run-explore",
+    )  # fmt: skip
+    store.plan_actions(user.id).save("run-explore", record.number, actions)
+
+    history = _app("pages/history.py")
+    history.session_state[f"plan-open-{saved.id}"] = True
+    history.run()
+    history.toggle(key=f"explore-{saved.id}").set_value(True).run()
+    assert not history.exception, history.exception
+    table = next(d.value for d in history.dataframe if "Antes (t CO2e)" in d.value.columns)
+    assert "Escopo 2 (escolha de compra, à parte)" in list(table.iloc[:, 0])
+    history.text_input(key="whatif-name-run-explore").input("Só a primeira").run()
+    next(b for b in history.button if b.key == "whatif-save-run-explore").click().run()
+    stored = app_env.plan_actions.find_one({"run_id": "run-explore"})
+    assert [s["name"] for s in stored["scenarios"]] == ["Só a primeira"]

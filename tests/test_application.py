@@ -377,3 +377,135 @@ def test_a_faithful_plan_quoting_the_computed_figures_passes(workspace):
     scripted(_plan_script([quoting]))
     ended = run(inventories.analyse(workspace, "frota.csv", INVENTORY_CSV, inventory))[-1]
     assert ended.status == "planned", ended
+
+
+# --- Every run records its usage, whatever ends it; the daily cap survives an outage ---
+
+
+def _usage_doc(workspace, run_id):
+    return workspace.store.db.usage.find_one({"run_id": run_id})
+
+
+def test_a_turn_whose_model_fails_records_what_it_spent(workspace):
+    scripted({ROUTER: ["Conceito.\nNext agent: FAQ"], FAQ: [RuntimeError("provider down")]})
+    ended = run(chat.ask(workspace, "Pergunta que falha no meio", None))[-1]
+    assert ended.status == "model_unavailable"
+    stored = _usage_doc(workspace, ended.run_id)
+    assert stored["outcome"] == "model_unavailable"
+    assert [call["agent"] for call in stored["calls"]] == [ROUTER]
+    assert stored["input_tokens"] == ended.error.usage.input_tokens > 0
+
+
+class _RerunLike(BaseException):
+    """What Streamlit's RerunException/StopException are: BaseExceptions, not Exceptions."""
+
+
+@pytest.mark.parametrize("stop", ["close", "rerun"])
+def test_an_interrupted_turn_records_what_it_spent_so_far(workspace, stop):
+    from engine import AgentFinished
+
+    scripted(SPECIALIST)
+    turn = chat.ask(workspace, "Pergunta interrompida", None)
+    started = next(turn)
+    for item in turn:
+        if isinstance(item, AgentFinished):  # the router has answered: then the user leaves
+            break
+    if stop == "close":
+        turn.close()
+    else:
+        with pytest.raises(_RerunLike):
+            turn.throw(_RerunLike())
+    stored = _usage_doc(workspace, started.run_id)
+    assert stored["outcome"] == "interrupted"
+    assert [call["agent"] for call in stored["calls"]] == [ROUTER]
+
+
+def test_every_outcome_is_recorded_once(workspace):
+    scripted(CONCEPT)
+    ended = run(chat.ask(workspace, "O que é escopo 1?", None))[-1]
+    assert ended.status == "answered"
+    assert workspace.store.db.usage.count_documents({"run_id": ended.run_id}) == 1
+    assert _usage_doc(workspace, ended.run_id)["outcome"] == "answered"
+
+
+def test_an_analysis_that_fails_records_its_usage_with_the_outcome(workspace):
+    scripted(_plan_script(["Sem títulos.\nNext agent: Nenhum"]))
+    malformed = run(inventories.analyse(workspace, "frota.csv", INVENTORY_CSV, _inventory()))[-1]
+    assert malformed.status == "malformed"
+    stored = _usage_doc(workspace, malformed.run_id)
+    assert stored["outcome"] == "malformed" and stored["input_tokens"] > 0
+    assert stored["id_external_inventory"] == malformed.record.number
+
+    scripted({**_plan_script([PLAN]), COORDINATOR: [RuntimeError("down")]})
+    failed = run(inventories.analyse(workspace, "frota.csv", INVENTORY_CSV, _inventory()))[-1]
+    assert failed.status == "model_unavailable"
+    stored = _usage_doc(workspace, failed.run_id)
+    assert stored["outcome"] == "model_unavailable" and COORDINATOR not in {
+        call["agent"] for call in stored["calls"]
+    }
+    assert len(stored["calls"]) >= 3  # the analysts before the coordinator failed
+
+
+def test_an_unpriced_run_is_stored_unknown_and_counted_at_the_estimate(workspace):
+    scripted(CONCEPT, name="a-model-nobody-prices")
+    ended = run(chat.ask(workspace, "O que é escopo 1?", None))[-1]
+    stored = _usage_doc(workspace, ended.run_id)
+    assert stored["cost_usd"] is None and stored["cost_estimated"] is True
+    assert stored["cap_cost_usd"] > 0
+    totals = workspace.store.usage(workspace.user.id).totals_today()
+    assert totals.cost_usd == 0 and totals.estimated
+    assert totals.cap_cost_usd == pytest.approx(stored["cap_cost_usd"])
+    # A cap smaller than the estimate is reached: unknown is never free.
+    capped = Workspace(workspace.store, workspace.user, workspace.outbox, totals.cap_cost_usd)
+    with pytest.raises(DailyCapReachedError):
+        capped.run_budget()
+
+
+class _DownStore:
+    """The store, with its usage totals unreachable (what a database outage looks like)."""
+
+    def __init__(self, store):
+        self._store = store
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+    def usage(self, user_id):
+        from store import StoreUnavailableError
+
+        class _Usage:
+            def totals_today(self):
+                raise StoreUnavailableError("down")
+
+        return _Usage()
+
+
+def test_the_daily_cap_keeps_the_last_known_spending_and_the_outbox_while_the_db_is_down(
+    workspace,
+):
+    from application.outbox import Write
+    from application.workspace import SPENT, DailyCapUnverifiedError
+    from engine.dto import AekoModelCall, AekoUsage
+
+    SPENT.clear()
+    down = Workspace(_DownStore(workspace.store), workspace.user, workspace.outbox, 1.0)
+    with pytest.raises(DailyCapUnverifiedError) as never_read:  # never read: not 0
+        down.run_budget()
+    assert isinstance(never_read.value, DailyCapReachedError)
+
+    priced = AekoUsage(calls=[AekoModelCall(agent=FAQ, model="x", input_tokens=1, cost_usd=0.4)])
+    workspace.store.usage(workspace.user.id).record("r-1", "chat", priced, outcome="answered")
+    up = Workspace(workspace.store, workspace.user, workspace.outbox, 1.0)
+    assert up.run_budget().max_cost_usd == pytest.approx(0.6)  # read, and remembered
+
+    assert down.run_budget().max_cost_usd == pytest.approx(0.6)  # the last known value
+    waiting = Write.usage(workspace.user.id, "r-2", "chat", priced, outcome="answered")
+    workspace.outbox.journal.append(waiting)  # journalled, not yet in the database
+    assert down.run_budget().max_cost_usd == pytest.approx(0.2)  # plus what waits
+    more = Write.usage(workspace.user.id, "r-3", "chat", priced, outcome="answered")
+    workspace.outbox.journal.append(more)
+    with pytest.raises(DailyCapReachedError):
+        down.run_budget()
+    for write in (waiting, more):
+        workspace.outbox.journal.done(write)
+    SPENT.clear()

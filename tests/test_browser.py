@@ -179,3 +179,224 @@ def test_the_sample_plan_shows_its_sbce_standing_cost_curve_and_target_path(serv
     expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(6)
     expect(main).to_contain_text("E se…")
     page.screenshot(path=ARTIFACTS / "inventory-plan-actions.png", full_page=True)
+
+
+# Sign-in (issue #15): the app with an [auth] section, against a local OpenID provider.
+
+AUTH_SUBJECTS = {"alice": "Alice Andrade", "bruno": "Bruno Barros"}
+
+
+@pytest.fixture(scope="module")
+def oidc_provider():
+    """oidc-provider-mock on a free port: any client id and secret, a form to pick a subject."""
+    _require_chromium()
+    from oidc_provider_mock import User, run_server_in_thread
+
+    insecure = os.environ.get("AUTHLIB_INSECURE_TRANSPORT")
+    os.environ["AUTHLIB_INSECURE_TRANSPORT"] = "1"  # plain http on localhost, in this process
+    users = [User(sub=sub, claims={"email": f"{sub}@example.org", "name": name})
+             for sub, name in AUTH_SUBJECTS.items()]  # fmt: skip
+    try:
+        with run_server_in_thread(port=_free_port(), user_claims=users) as provider:
+            yield f"http://localhost:{provider.server_port}"
+    finally:
+        if insecure is None:
+            os.environ.pop("AUTHLIB_INSECURE_TRANSPORT", None)
+        else:
+            os.environ["AUTHLIB_INSECURE_TRANSPORT"] = insecure
+
+
+@pytest.fixture(scope="module")
+def auth_server(tmp_path_factory, oidc_provider):
+    """The app with sign-in on: its [auth] secrets in a temporary file (--secrets.files)."""
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    secrets = tmp_path_factory.mktemp("auth-secrets") / "secrets.toml"
+    secrets.write_text(
+        "[auth]\n"
+        f'redirect_uri = "{url}/oauth2callback"\n'
+        'cookie_secret = "browser-test-cookie-secret-0123456789"\n'
+        'client_id = "aeko-studio-tests"\n'
+        'client_secret = "any-secret-the-mock-accepts"\n'
+        f'server_metadata_url = "{oidc_provider}/.well-known/openid-configuration"\n'
+    )
+    env = {**os.environ, "AEKO_DATA_DIR": str(tmp_path_factory.mktemp("auth-data")),
+           "MONGODB_DB": "aeko_browser_auth", "AUTHLIB_INSECURE_TRANSPORT": "1"}  # fmt: skip
+    env.pop("GEMINI_API_KEY", None)
+    env.pop("MONGODB_URI", None)
+    log_path = tmp_path_factory.mktemp("auth-logs") / "streamlit.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true",
+         "--browser.gatherUsageStats", "false", "--secrets.files", str(secrets),
+         "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=log_path.open("wb"), stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.3)
+    else:
+        process.kill()
+        pytest.fail(f"streamlit did not start:\n{log_path.read_text()[-3000:]}")
+    yield url
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def _sign_in(browser, server: str, subject: str):
+    """A fresh browser (no cookies) that signs in as ``subject`` on the provider's form."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="pt-BR")
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(server)
+    page.get_by_text("Entrar no Aeko Studio").wait_for()
+    expect(page.get_by_test_id("stChatInputTextArea")).to_have_count(0)
+    expect(page.get_by_test_id("stSidebarNav")).to_have_count(0)  # no other page reachable
+    page.get_by_role("button", name="Entrar").click()
+    page.get_by_role("button", name=subject, exact=True).click()  # the provider's form
+    page.get_by_test_id("stChatInputTextArea").wait_for()
+    expect(page.get_by_test_id("stSidebar")).to_contain_text(f"{subject}@example.org")
+    return context, page
+
+
+def _ask(page, question: str) -> str:
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(question)
+    box.press("Enter")
+    page.get_by_text("Aprovada pelo guardrail").first.wait_for()
+    page.wait_for_function("window.location.search.includes('session=')")
+    page.reload()  # the sidebar lists the conversation from the next run on
+    expect(page.get_by_test_id("stChatMessage")).to_have_count(2, timeout=WAIT_MS)
+    return page.url
+
+
+def test_sign_in_as_two_identities_each_sees_only_its_own_conversations(auth_server, browser):
+    alice_context, alice = _sign_in(browser, auth_server, "alice")
+    alice_question = "Quais gases entram no escopo 1 da Alice?"
+    alice_url = _ask(alice, alice_question)
+    expect(alice.get_by_test_id("stSidebar")).to_contain_text(alice_question[:20])
+    alice.screenshot(path=ARTIFACTS / "auth-alice.png", full_page=True)
+
+    bruno_context, bruno = _sign_in(browser, auth_server, "bruno")
+    sidebar = bruno.get_by_test_id("stSidebar")
+    expect(sidebar).not_to_contain_text(alice_question[:20])
+    bruno_question = "Como reduzir as emissões da frota do Bruno?"
+    _ask(bruno, bruno_question)
+    expect(sidebar).to_contain_text(bruno_question[:20])
+    expect(sidebar).not_to_contain_text(alice_question[:20])
+
+    # Alice's conversation by its address: not Bruno's to open.
+    bruno.goto(alice_url)
+    bruno.get_by_test_id("stChatInputTextArea").wait_for()
+    bruno.wait_for_function("!window.location.search.includes('session=')")  # dropped
+    expect(bruno.locator("body")).not_to_contain_text(alice_question)
+    expect(bruno.get_by_test_id("stChatMessage")).to_have_count(0)
+    bruno.screenshot(path=ARTIFACTS / "auth-bruno-other-session.png", full_page=True)
+
+    # Alice, signed in still, has hers; and signs out back to the sign-in page.
+    alice.reload()
+    expect(alice.get_by_test_id("stChatMessage")).to_have_count(2)
+    expect(alice.get_by_test_id("stSidebar")).not_to_contain_text(bruno_question[:20])
+    alice.get_by_test_id("stSidebar").get_by_role("button", name="Sair").click()
+    alice.get_by_role("button", name="End session").click()  # the provider's logout form
+    alice.get_by_text("Entrar no Aeko Studio").wait_for()
+    alice.goto(alice_url)  # and the conversation's address is no longer hers to open
+    alice.get_by_text("Entrar no Aeko Studio").wait_for()
+    expect(alice.locator("body")).not_to_contain_text(alice_question)
+    alice_context.close()
+    bruno_context.close()
+
+
+def _embedded_server_state(tmp_path_factory) -> tuple[Path, dict]:
+    """The pid and port the store recorded in the app's data folder (``server.json``)."""
+    import json
+
+    states = sorted(tmp_path_factory.getbasetemp().glob("browser-data*/server.json"))
+    assert states, "the app's embedded server wrote no server.json"
+    return states[-1], json.loads(states[-1].read_text())
+
+
+def test_the_embedded_database_killed_between_questions_is_restarted_and_nothing_lost(
+    server, page, tmp_path_factory
+):
+    first = "Com o que posso substituir o HFC-134a dos chillers?"
+    second = "E quanto custa trocar o R-404A das câmaras frias?"
+    page.goto(server)
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(first)
+    box.press("Enter")
+    expect(page.get_by_test_id("stChatMessage")).to_have_count(2)
+    page.wait_for_function("window.location.search.includes('session=')")
+    page.get_by_text("Aprovada pelo guardrail").first.wait_for()
+
+    state_file, state = _embedded_server_state(tmp_path_factory)
+    os.kill(state["pid"], signal.SIGKILL)  # the database dies with the conversation open
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(second)
+    box.press("Enter")
+    # The app says what happened, keeps the conversation and the input, and answers.
+    page.get_by_text("O banco embutido foi reiniciado").first.wait_for()
+    expect(page.get_by_test_id("stChatMessage")).to_have_count(4, timeout=WAIT_MS)
+    expect(page.get_by_test_id("stChatMessage").nth(2)).to_contain_text(second)
+    expect(page.get_by_test_id("stChatInputTextArea")).to_have_count(1)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    assert "MONGODB_URI" not in page.locator("body").inner_text()
+    page.screenshot(path=ARTIFACTS / "chat-database-restarted.png", full_page=True)
+
+    import json
+
+    restarted = json.loads(state_file.read_text())
+    assert restarted["pid"] != state["pid"]
+    os.kill(restarted["pid"], 0)  # the new server runs, on the same folder
+
+    page.reload()  # both turns were saved in the restarted database
+    page.get_by_text(second).first.wait_for()
+    expect(page.get_by_test_id("stChatMessage")).to_have_count(4, timeout=WAIT_MS)
+    expect(page.get_by_test_id("stChatMessage").nth(0)).to_contain_text(first)
+    expect(page.get_by_test_id("stChatMessage").nth(2)).to_contain_text(second)
+    expect(page.get_by_text("O banco de dados não respondeu")).to_have_count(0)
+
+
+def test_a_question_asked_while_the_database_hangs_is_answered_and_saved_once_it_is_back(
+    server, page, tmp_path_factory
+):
+    import json
+
+    question = "Quais gases refrigerantes têm menor GWP para chillers?"
+    page.goto(server)
+    page.get_by_test_id("stChatInputTextArea").wait_for()
+    state_file, state = _embedded_server_state(tmp_path_factory)
+    os.kill(state["pid"], signal.SIGSTOP)  # there, but answering nothing
+    try:
+        box = page.get_by_test_id("stChatInputTextArea")
+        box.fill(question)
+        box.press("Enter")
+        # Answered, with the word that it waits for the database; the page stays usable.
+        page.get_by_text("O banco de dados não respondeu").first.wait_for(timeout=150_000)
+        expect(page.get_by_test_id("stChatMessage")).to_have_count(2)
+        expect(page.get_by_test_id("stChatMessage").nth(0)).to_contain_text(question)
+        expect(page.get_by_test_id("stChatInputTextArea")).to_have_count(1)
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+        page.screenshot(path=ARTIFACTS / "chat-saved-later.png", full_page=True)
+        page.wait_for_function("window.location.search.includes('session=')")
+        journal = state_file.parent / "outbox.jsonl"
+        kinds = [json.loads(line)["kind"] for line in journal.read_text().splitlines()]
+        assert kinds[0] == "create_session" and "complete_turn" in kinds  # on disk, in order
+    finally:
+        os.kill(state["pid"], signal.SIGKILL)  # then it dies: the supervisor restarts it
+        os.kill(state["pid"], signal.SIGCONT)
+
+    page.reload()  # the rerun restarts the server and replays the journal
+    page.get_by_text(question).first.wait_for(timeout=150_000)
+    expect(page.get_by_test_id("stChatMessage")).to_have_count(2)
+    expect(page.get_by_text("O banco de dados não respondeu")).to_have_count(0)
+    assert json.loads(state_file.read_text())["pid"] != state["pid"]
+    assert (state_file.parent / "outbox.jsonl").read_text() == ""  # written, compacted

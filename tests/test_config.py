@@ -68,8 +68,9 @@ def test_model_ids_build_gemini_with_timeout_and_cap_and_leave_retries_to_the_en
     assert models["fast"].model.endswith("gemini-3.1-flash-lite")
     assert models["slow"].model.endswith("gemini-3.5-flash")
     for model in models.values():
-        # The client does not retry: the engine does, with backoff, and reports each retry.
-        assert (model.timeout, model.max_retries, model.max_output_tokens) == (30.0, 0, 8192)
+        # The client does not retry: the engine does, with backoff, and reports each retry;
+        # for Gemini that is max_retries=1 (one attempt): 0 means the Google SDK default.
+        assert (model.timeout, model.max_retries, model.max_output_tokens) == (30.0, 1, 8192)
         assert model.google_api_key.get_secret_value() == "test-key"
 
 
@@ -90,3 +91,29 @@ def test_any_write_drops_the_built_graphs_and_reset_clears_tools():
 def test_the_key_is_never_in_the_settings_repr():
     Aeko.config("super-secret-key", fast_model=ScriptedChatModel(), slow_model="gemini-3.5-flash")
     assert "super-secret-key" not in repr(RUNTIME.settings)
+
+
+def test_the_run_deadline_is_configured_with_the_engine():
+    from engine.budget import DEFAULT_RUN_DEADLINE_S, BudgetTracker, RunBudget
+    from engine.models.scripted import ScriptedChatModel
+    from engine.runtime import RUNTIME
+
+    model = ScriptedChatModel(model_name="m")
+    Aeko.config(fast_model=model, slow_model=model, run_deadline_s=42)
+    assert RUNTIME.tracker(None).deadline_s == 42
+    assert RUNTIME.tracker(RunBudget(max_cost_usd=1.0)).deadline_s == 42
+    assert BudgetTracker(RunBudget(deadline_s=7)).deadline_s == 7
+    Aeko.config(fast_model=model, slow_model=model, run_deadline_s=None)
+    assert RUNTIME.tracker(None).deadline_s is None
+    Aeko.reset()
+    assert BudgetTracker(RunBudget()).deadline_s == DEFAULT_RUN_DEADLINE_S
+
+
+def test_the_app_settings_read_the_new_switches():
+    from settings import load_settings
+
+    settings = load_settings(
+        {}, {"AEKO_DEBUG": "1", "AEKO_RUN_DEADLINE_S": "90", "AEKO_RUN_LOG_TEXT": "true"}
+    )
+    assert settings.debug and settings.run_deadline_s == 90 and settings.run_log_include_text
+    assert not load_settings({}, {}).debug

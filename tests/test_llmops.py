@@ -254,7 +254,7 @@ def test_the_run_log_writes_every_event_and_never_a_secret(tmp_path):
         script={ROUTER: ["Next agent: FAQ"], FAQ: [f"Sua chave é {secret}.\nNext agent: Nenhum"]},
     )
     log = tmp_path / "runs.jsonl"
-    Aeko.config(secret, fast_model=leaky, slow_model=leaky, run_log=log)
+    Aeko.config(secret, fast_model=leaky, slow_model=leaky, run_log=log, run_log_include_text=True)
     events = list(AekoMessenger(USER).stream("?", AekoSession(), run_id="run-42"))
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert {line["run_id"] for line in lines} == {"run-42"}

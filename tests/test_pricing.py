@@ -73,3 +73,31 @@ def test_the_cost_module_pulls_in_neither_pandas_nor_the_offline_analyst():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert json.loads(done.stdout) == []
+
+
+def test_an_unknown_price_is_none_but_a_cap_counts_a_conservative_estimate():
+    from engine.dto import AekoModelCall, AekoUsage
+    from engine.pricing import (
+        FALLBACK_INPUT_USD_PER_TOKEN,
+        FALLBACK_OUTPUT_USD_PER_TOKEN,
+        cap_cost,
+        estimated_call_cost,
+        usage_cap_cost,
+        usage_is_estimated,
+    )
+
+    assert call_cost("a-model-nobody-prices", 1_000, 100) is None
+    estimate = estimated_call_cost(1_000, 100)
+    assert estimate == pytest.approx(1_000 * 15e-6 + 100 * 75e-6)
+    assert (FALLBACK_INPUT_USD_PER_TOKEN, FALLBACK_OUTPUT_USD_PER_TOKEN) == (15e-6, 75e-6)
+    # The fallback is above what genai-prices charges for a flagship model.
+    assert estimate > call_cost("gemini-2.5-pro", 1_000, 100)
+    assert cap_cost(0.001, 1_000, 100) == 0.001 and cap_cost(None, 1_000, 100) == estimate
+    usage = AekoUsage(
+        calls=[
+            AekoModelCall(agent=ROUTER, model="gemini-2.5-flash", input_tokens=10, cost_usd=0.5),
+            AekoModelCall(agent=FAQ, model="x", input_tokens=1_000, output_tokens=100),
+        ]
+    )
+    assert usage.cost_usd is None and usage_is_estimated(usage)
+    assert usage_cap_cost(usage) == pytest.approx(0.5 + estimate)

@@ -164,8 +164,19 @@ def test_inventories_keep_the_original_file_and_a_summary(db_store):
         mapping={"inv.csv": {"Fonte": "source"}},
         summary={"total_tco2e": 10.0, "gwp_set": "AR5"},
     )
-    again = inventories.save("inv (1).csv", data, sheets=[], mapping={}, summary={})
-    assert again.id == record.id  # the same content is stored once
+    again = inventories.save(
+        "inv (1).csv",
+        data,
+        sheets=["inv.csv"],
+        mapping={"inv.csv": {"Fonte": "source"}},
+        summary={"total_tco2e": 10.0, "gwp_set": "AR5"},
+    )
+    assert again.id == record.id  # the same content read the same way is stored once
+    assert inventories.delete(again.id) and inventories.list() == []
+    record = inventories.save(
+        "inv.csv", data, sheets=["inv.csv"], mapping={"inv.csv": {"Fonte": "source"}},
+        summary={"total_tco2e": 10.0, "gwp_set": "AR5"},
+    )  # fmt: skip
     assert inventories.file(record.id) == data
     second = inventories.save("outro.csv", b"x;y\n1;2\n", sheets=[], mapping={}, summary={})
     assert second.number == record.number + 1
@@ -274,3 +285,88 @@ def test_the_conversation_summary_is_kept_beside_the_turns_and_only_grows(db_sto
     assert not sessions.save_summary(session.id, older)
     assert sessions.summary(session.id).text == "- a"
     assert sessions.get(session.id).messages == []  # the DTO stays the reference's
+
+
+def test_the_same_file_read_with_other_settings_is_a_new_version(db_store):
+    inventories = db_store.inventories(_user(db_store).id)
+    data = b"Fonte;Gas;Emissoes (t)\nCaldeira;CH4;1\n"
+    base = {"sheets": ["inv.csv"], "mapping": {"inv.csv": {"Fonte": "source"}}}
+    first = inventories.save("inv.csv", data, **base, summary={"gwp_set": "AR5"})
+    assert inventories.save("inv.csv", data, **base, summary={"gwp_set": "AR5"}).id == first.id
+    ar6 = inventories.save("inv.csv", data, **base, summary={"gwp_set": "AR6"})
+    fossil = inventories.save(
+        "inv.csv", data, **base, summary={"gwp_set": "AR6", "ch4_origin": "fossil"}
+    )
+    remapped = inventories.save(
+        "inv.csv", data, sheets=["inv.csv"], mapping={"inv.csv": {"Gas": "gas"}},
+        summary={"gwp_set": "AR5"},
+    )  # fmt: skip
+    own = inventories.save(
+        "inv.csv", data, **base, summary={"gwp_set": "AR5"}, factors=("f.csv", b"a;b\n")
+    )
+    ids = {first.id, ar6.id, fossil.id, remapped.id, own.id}
+    assert len(ids) == 5  # each setting stored, nothing returned from the old record
+    assert inventories.get(remapped.id).mapping == {"inv.csv": {"Gas": "gas"}}
+    assert inventories.get(ar6.id).summary["gwp_set"] == "AR6"
+    # Every version keeps the same-settings dedup, a record from before the settings hash too.
+    assert inventories.save("inv.csv", data, **base, summary={"gwp_set": "AR6"}).id == ar6.id
+    db_store.db.inventory.update_one(
+        {"_id": ObjectId(first.id)}, {"$unset": {"settings_sha256": 1}}
+    )
+    assert inventories.save("inv.csv", data, **base, summary={"gwp_set": "AR5"}).id == first.id
+
+
+def test_history_search_runs_in_the_database_accent_and_case_insensitive_by_page(db_store):
+    user = _user(db_store)
+    plans, sessions = db_store.plans(user.id), db_store.sessions(user.id)
+    for n in range(25):
+        problem = "Caldeira a gás natural" if n % 5 == 0 else f"Frota diesel {n}"
+        plans.save(
+            AekoImprovementPlan(
+                id_external_inventory=n, defined_problem=problem, method="m", reasoning="r"
+            ),
+            run_id=f"run-{n}",
+        )
+    first, second = plans.search(skip=0, limit=20), plans.search(skip=20, limit=20)
+    assert len(first) == 20 and len(second) == 5
+    assert [p.id_external_inventory for p in first + second] == list(range(24, -1, -1))
+    found = plans.search("CALDEIRA A GAS")
+    assert [p.id_external_inventory for p in found] == [20, 15, 10, 5, 0]
+    assert plans.search("gás   NATURAL", skip=3, limit=20)[0].id_external_inventory == 5
+    assert plans.search("a.*b (") == []  # the query is text, never a pattern
+
+    talk = sessions.create("Escopo três")
+    sessions.complete_turn(
+        talk.id,
+        "r1",
+        AekoMessage(
+            input="O que é CO2 biogênico?", output="Emissões de biomassa.", llm="x",
+            submitted_at=datetime.now(UTC),
+        ),
+    )  # fmt: skip
+    sessions.create("Outra")
+    assert [s.name for s in sessions.search("escopo tres")] == ["Escopo três"]
+    assert [s.name for s in sessions.search("BIOGENICO")] == ["Escopo três"]
+    assert [s.name for s in sessions.search("biomassa")] == ["Escopo três"]
+    assert len(sessions.search("")) == 2 and len(sessions.search("", skip=1, limit=5)) == 1
+    assert db_store.sessions(_user(db_store, 2).id).search("escopo") == []
+
+
+def test_a_session_document_is_read_once_with_all_that_is_kept_beside_it(db_store):
+    sessions = db_store.sessions(_user(db_store).id)
+    talk = sessions.create("Escopo 1")
+    sessions.begin_turn(talk.id, "r1", "Pergunta?")
+    stamp = datetime.now(UTC).replace(microsecond=0)
+    message = AekoMessage(input="Pergunta?", output="Resposta.", llm="x", submitted_at=stamp)
+    sessions.complete_turn(talk.id, "r1", message, {"cost_usd": 0.5})
+    sessions.begin_turn(talk.id, "r2", "Outra?")
+    sessions.reject_turn(talk.id, "r3", "Ruim?", reasons="fora", guardrail_retries=1)
+    sessions.attach(talk.id, "inv-1")
+    read = sessions.read(talk.id)
+    assert [m.output for m in read.session.messages] == ["Resposta."]
+    assert read.turn_meta[stamp]["cost_usd"] == 0.5
+    assert [p.input for p in read.pending] == ["Outra?"]
+    assert [r.reasons for r in read.rejected] == ["fora"]
+    assert read.attached_inventory == "inv-1" and read.summary is None
+    with pytest.raises(NotFoundError):
+        db_store.sessions(_user(db_store, 2).id).read(talk.id)

@@ -2,6 +2,7 @@
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -171,7 +172,7 @@ def test_data_survive_a_restart_and_a_turn_lost_with_the_database_is_written_onc
     try:
         assert back.sessions(user.id).pending_turns(session.id)[0].input == "pergunta"
         assert outbox.flush(back) == 1
-        outbox.queued.append(Write.turn(user.id, session.id, "run-lost", answer))
+        outbox.journal.append(Write.turn(user.id, session.id, "run-lost", answer))
         assert outbox.flush(back) == 1  # a retry of what was already written changes nothing
         messages = back.sessions(user.id).get(session.id).messages
         assert [m.output for m in messages] == ["resposta"]
@@ -188,6 +189,82 @@ def test_repository_calls_on_a_lost_connection_raise_a_short_error(tmp_path):
         store.sessions(user.id).list()
     assert "embedded server" in caught.value.message_en
     store.client.close()
+
+
+def _kill(pid: int) -> None:
+    os.kill(pid, signal.SIGKILL)
+
+
+def test_a_killed_embedded_server_is_restarted_on_its_folder_and_nothing_is_lost(tmp_path):
+    store = connect(StoreConfig(data_dir=tmp_path), timeout_ms=1_000)
+    try:
+        user = store.users.get_or_create(11)
+        session = store.sessions(user.id).create("Antes")
+        state = json.loads((tmp_path / "server.json").read_text())
+        assert state["pid"] == store.server.pid == store.server.process.pid
+        assert store.supervise() is False  # alive: nothing to do, no round trip
+
+        _kill(state["pid"])  # the pid the store recorded in the data folder
+        store.server.process.wait(timeout=10)
+        with pytest.raises(StoreUnavailableError) as caught:
+            store.sessions(user.id).list()
+        assert "embedded server" in caught.value.message_en
+        assert "MONGODB_URI" not in caught.value.message_en  # the right thing is named
+
+        # A failed write revives it: the outbox restarts the server and writes at once.
+        answer = AekoMessage(input="pergunta", output="resposta")
+        outbox = Outbox()
+        assert outbox.submit(store, Write.turn(user.id, session.id, "run-1", answer)) is True
+        assert store.restarts == 1
+        restarted = json.loads((tmp_path / "server.json").read_text())
+        assert restarted["pid"] != state["pid"] and restarted["pid"] == store.server.pid
+        assert store.server.data_dir == tmp_path.resolve()
+        assert [s.name for s in store.sessions(user.id).list()] == ["Antes"]  # data survived
+        assert [m.output for m in store.sessions(user.id).get(session.id).messages] == ["resposta"]
+
+        # At the start of a rerun: the process is gone, the store starts it again.
+        _kill(store.server.pid)
+        store.server.process.wait(timeout=10)
+        assert store.supervise() is True and store.restarts == 2
+        assert store.ping()
+        assert store.sessions(user.id).get(session.id).name == "Antes"
+    finally:
+        store.close()
+    assert store.supervise() is False  # stopped on purpose: not revived
+
+
+def test_a_conversation_started_while_the_database_is_away_is_stored_with_its_turn(tmp_path):
+    from application import chat
+    from application.outbox import Journal
+    from application.workspace import Workspace
+    from engine import Aeko
+    from engine.offline import OfflineAnalyst
+
+    model = OfflineAnalyst()
+    Aeko.config(fast_model=model, slow_model=model)
+    store = connect(StoreConfig(data_dir=tmp_path), timeout_ms=800)
+    user = store.users.get_or_create(12)
+    store.server.stop()  # away, and not to be revived: the writes wait in the journal
+    outbox = Outbox(Journal(tmp_path / "outbox.jsonl"), user.id)
+    workspace = Workspace(store, user, outbox)
+    items = list(chat.ask(workspace, "Quais as maiores fontes de emissão?", None))
+    ended = items[-1]
+    assert ended.status == "answered" and ended.saved is False
+    assert [w.kind for w in outbox.queued][:1] == ["create_session"]
+    assert "complete_turn" in [w.kind for w in outbox.queued]
+    store.client.close()
+
+    # The app restarts: a new process reads the journal and replays it once the base is up.
+    back = connect(StoreConfig(data_dir=tmp_path), timeout_ms=5_000)
+    try:
+        replay = Outbox(Journal(tmp_path / "outbox.jsonl"), user.id)
+        assert replay.flush(back) == len(outbox.queued)
+        stored = back.sessions(user.id).get(ended.session.id)
+        assert [m.input for m in stored.messages] == ["Quais as maiores fontes de emissão?"]
+        assert replay.queued == []
+        assert back.usage(user.id).totals(session_id=ended.session.id).runs == 1
+    finally:
+        back.close()
 
 
 def test_store_is_a_plain_dataclass_without_secrets():

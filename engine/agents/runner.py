@@ -31,7 +31,6 @@ from engine.protocol import split_marker
 
 Emit = Callable[[Any], None]
 _TOOL_OUTPUT_PREVIEW = 2_000  # characters of a tool result carried on its event
-_NO_BUDGET = BudgetTracker(None)
 _pause = time.sleep  # the wait between retries; a seam for tests
 
 
@@ -76,8 +75,13 @@ class AgentRunner:
         if self._tools:
             bound = [declared.tool for declared in tools]
             self._tool_chain: tuple[Runnable, ...] = tuple(m.bind_tools(bound) for m in chain)
+            # The last round reads the tool history, so the tools stay declared (some
+            # providers reject tool messages without them) but none may be called.
+            self._final_chain: tuple[Runnable, ...] = tuple(
+                _no_tool_choice(m, bound) for m in chain
+            )
         else:
-            self._tool_chain = self._answer_chain
+            self._tool_chain = self._final_chain = self._answer_chain
 
     def run(
         self,
@@ -98,16 +102,24 @@ class AgentRunner:
             SystemMessage(f"{self.system_prompt}\n\n{temporal}"),
             HumanMessage(request),
         ]
-        budget = budget or _NO_BUDGET
+        budget = budget or BudgetTracker(None)  # no caps; this run's calls only
         calls: list[AekoModelCall] = []
         answer = AnswerStream(self.name, emit, attempt) if self.stream else None
         evidence: list[Evidence] = []
         for round_index in range(MAX_TOOL_ROUNDS + 1):
-            # The last round is made without tools, so the agent has to answer.
+            # The last round may call no tool, so the agent has to answer.
             with_tools = bool(self._tools) and round_index < MAX_TOOL_ROUNDS
             budget.before_call(self.name)
-            chain = self._tool_chain if with_tools else self._answer_chain
-            message, call = self._call(chain, messages, emit, config, answer)
+            chain = self._tool_chain if with_tools else self._final_chain
+            try:
+                message, call = self._call(chain, messages, emit, config, answer)
+            except AekoModelError as error:
+                # What the run spent until now travels with the error, to be recorded.
+                if error.model is None and chain:
+                    error.model = configured_model_name(chain[-1])
+                if error.usage is None:
+                    error.usage = budget.usage
+                raise
             budget.record(call)
             calls.append(call)
             if not (with_tools and message.tool_calls):
@@ -231,6 +243,15 @@ class AgentRunner:
             evidence.append(Evidence(text=output, sources=sources))
             results.append(result)
         return results
+
+
+def _no_tool_choice(model: BaseChatModel, tools: list[Any]) -> Runnable:
+    """``model`` with ``tools`` declared and ``tool_choice="none"``; the bare model for a
+    provider whose ``bind_tools`` takes no such choice."""
+    try:
+        return model.bind_tools(tools, tool_choice="none")
+    except (TypeError, ValueError, NotImplementedError):
+        return model
 
 
 def _sources(artifact: object) -> list[AekoSource]:

@@ -121,6 +121,57 @@ class TooManyRowsError(InventoryError):
         )
 
 
+class InflatedFileError(InventoryError):
+    """A workbook (a zip) that would inflate far past what an inventory needs: refused from
+    its directory and a bounded read, before any parser holds it in memory."""
+
+    code = "inflated_file"
+
+    def __init__(self, filename: str, reason_pt: str, reason_en: str) -> None:
+        super().__init__(
+            f"{filename} não foi aberto: {reason_pt}. Isso não acontece com um inventário "
+            "comum; salve uma nova cópia só com as abas do inventário ou envie um CSV.",
+            f"{filename} was not opened: {reason_en}. An ordinary inventory does not do this; "
+            "save a new copy with only the inventory sheets or upload a CSV.",
+        )
+
+    @classmethod
+    def size(cls, filename: str, size_bytes: int, limit_bytes: int) -> InflatedFileError:
+        size, limit = size_bytes / 1_048_576, limit_bytes / 1_048_576
+        return cls(
+            filename,
+            f"descompactado, ocuparia ao menos {number(size, 0)} MB (o limite é "
+            f"{number(limit, 0)} MB)",
+            f"uncompressed, it would take at least {number(size, 0, 'en')} MB (the limit is "
+            f"{number(limit, 0, 'en')} MB)",
+        )
+
+    @classmethod
+    def ratio(cls, filename: str, member: str, ratio: float) -> InflatedFileError:
+        return cls(
+            filename,
+            f"a parte {member} se expande {number(ratio, 0)} vezes ao descompactar",
+            f"its part {member} inflates {number(ratio, 0, 'en')} times when uncompressed",
+        )
+
+    @classmethod
+    def cells(cls, filename: str, sheet: str, cells: int, limit: int) -> InflatedFileError:
+        return cls(
+            filename,
+            f"a aba {sheet} ocupa {number(cells, 0)} células (o limite é {number(limit, 0)})",
+            f"sheet {sheet} spans {number(cells, 0, 'en')} cells (the limit is "
+            f"{number(limit, 0, 'en')})",
+        )
+
+    @classmethod
+    def lying(cls, filename: str, member: str) -> InflatedFileError:
+        return cls(
+            filename,
+            f"a parte {member} é maior do que o tamanho que o arquivo declara",
+            f"its part {member} is larger than the size the file declares",
+        )
+
+
 class UnknownGwpSetError(InventoryError):
     code = "unknown_gwp_set"
 

@@ -7,12 +7,14 @@ gives its cached values, a CSV gives text.
 
 from __future__ import annotations
 
+import copy
 import io
 import re
 import zipfile
 from dataclasses import dataclass, field
 from typing import Literal
 
+import numpy as np
 import pandas as pd
 import python_calamine
 
@@ -21,6 +23,8 @@ from engine.inventory.errors import (
     EmptyFileError,
     FileTooLargeError,
     FormatMismatchError,
+    InflatedFileError,
+    InventoryError,
     PasswordProtectedError,
     TooManyRowsError,
     UnsupportedFormatError,
@@ -45,7 +49,21 @@ _KIND_NAMES = {
 }
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ENCRYPTED_OOXML = "EncryptionInfo".encode("utf-16-le")
-_MAX_UNCOMPRESSED = 1 << 30  # a workbook that inflates past 1 GiB is refused (zip bombs)
+_DIMENSION = re.compile(
+    rb'<(?:\w+:)?dimension\b[^>]*?\bref="([A-Z]{0,3})(\d*)(?::([A-Z]{1,3})(\d+))?"'
+)
+_SHEET_HEAD = 16_384  # a worksheet's <dimension> comes before its data, in the first bytes
+_CHUNK = 65_536
+# A cell's own reference, wherever the attribute sits in <c ...>; lower case and too many
+# digits included, since a parser may accept what Excel would not write. Led by a literal,
+# so the scan skips ahead at C speed (an attribute merely ending in "r" can only make the
+# extent larger, never smaller).
+_ANY_CELL_REF = re.compile(rb'r="([A-Za-z]{1,4}\d{1,10})"')
+_REF_WIDTH = 14
+_REF_TAIL = 24  # longer than any reference _ANY_CELL_REF matches
+# Below this a member's ratio is not judged: small XML parts (styles, an empty sheet)
+# compress very well and cannot hurt.
+_RATIO_FLOOR = 1_048_576
 _ERROR_CELL = re.compile(rb'<c\s[^>]*?\bt="e"[^>]*>')
 _CELL_REF = re.compile(rb'\br="([A-Z]+)(\d+)"')
 
@@ -54,6 +72,15 @@ _CELL_REF = re.compile(rb'\br="([A-Z]+)(\d+)"')
 class Limits:
     max_bytes: int = 50 * 1_048_576
     max_rows: int = 200_000
+    # Workbooks are zips, so the upload limit says little about what the parser will hold.
+    # 256 MiB of XML is above 200,000 rows of an 11-column sheet (about 110 MB), and
+    # below what a bomb needs to hurt (a 546 MB one took 1.55 GB and 11.8 s to refuse).
+    max_uncompressed: int = 256 * 1_048_576
+    # Sheet XML of real workbooks deflates 5-30x; deflate's own ceiling is about 1,030x.
+    max_ratio: float = 200.0
+    # The grid a sheet may span, as its <dimension> declares or its cells name: 200,000
+    # rows by 100 columns.
+    max_cells: int = 20_000_000
 
 
 @dataclass
@@ -109,6 +136,8 @@ def _checked_kind(data: bytes, filename: str, limits: Limits) -> str:
         error = FormatMismatchError(filename, en)
         error.message_pt = error.message_pt.replace(en, pt)
         raise error
+    if expected in ("xlsx", "ods"):
+        _check_archive(data, filename, limits)
     return expected
 
 
@@ -117,8 +146,6 @@ def _sniff(data: bytes) -> str:
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
                 names = set(archive.namelist())
-                if sum(info.file_size for info in archive.infolist()) > _MAX_UNCOMPRESSED:
-                    return "corrupt-zip"
                 if "xl/workbook.xml" in names:
                     return "xlsx"
                 if "mimetype" in names and b"spreadsheet" in archive.read("mimetype"):
@@ -134,6 +161,144 @@ def _sniff(data: bytes) -> str:
     ):
         return "binary"
     return "csv"
+
+
+def _check_archive(data: bytes, filename: str, limits: Limits) -> None:
+    """Refuse a decompression bomb before any parser sees it: first from the zip's central
+    directory (declared sizes and ratios) and each sheet's declared <dimension>, then by
+    inflating every member in chunks, counting its bytes (declared sizes can lie) and the
+    farthest cell its sheets name. Memory stays at a chunk; the time is what inflating and
+    scanning takes (about 2 s per 100 MB of sheet XML; a bomb is refused in milliseconds
+    from the directory)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = [info for info in archive.infolist() if not info.is_dir()]
+            declared = sum(info.file_size for info in members)
+            if declared > limits.max_uncompressed:
+                raise InflatedFileError.size(filename, declared, limits.max_uncompressed)
+            for info in members:
+                ratio = info.file_size / max(info.compress_size, 1)
+                if info.file_size > _RATIO_FLOOR and ratio > limits.max_ratio:
+                    raise InflatedFileError.ratio(filename, info.filename, ratio)
+            names = {path: name for name, path in _sheet_paths_or_empty(archive).items()}
+            worksheets = [info for info in members if _is_worksheet(info.filename)]
+            for info in worksheets:
+                rows, cols = _declared_extent(archive, info)
+                _check_extent(rows, cols, names.get(info.filename, info.filename), filename, limits)
+            budget = limits.max_uncompressed
+            for info in members:
+                extent = _Extent() if _is_worksheet(info.filename) else None
+                budget -= _inflated_size(archive, info, filename, budget, limits, extent)
+                if extent is not None:
+                    sheet = names.get(info.filename, info.filename)
+                    _check_extent(extent.rows, extent.cols, sheet, filename, limits)
+    except InventoryError:
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError) as exc:
+        raise CorruptFileError(filename) from exc
+    except NotImplementedError as exc:  # a compression method zipfile lacks: so may calamine
+        raise CorruptFileError(filename) from exc
+
+
+def _is_worksheet(path: str) -> bool:
+    return path.startswith("xl/worksheets/") and path.endswith(".xml")
+
+
+def _declared_extent(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[int, int]:
+    """The rows and columns a worksheet's <dimension> claims (0, 0 without one), from its
+    first bytes only."""
+    # Read past what the member declares: zipfile would stop (and fail its CRC) at a size
+    # that lies; the data tells, and only its first bytes are inflated.
+    with archive.open(_declaring(info, max(info.file_size, _SHEET_HEAD + 1))) as stream:
+        head = stream.read(_SHEET_HEAD)
+    match = _DIMENSION.search(head)
+    if not match:
+        return 0, 0
+    first_col, first_row, last_col, last_row = (g.decode() for g in match.groups(b""))
+    if not last_row:  # a single cell ("A1"): its own corner
+        last_col, last_row = first_col, first_row
+    rows = int(last_row or 1) - int(first_row or 1) + 1
+    cols = _column_index(last_col or "A") - _column_index(first_col or "A") + 1
+    return rows, cols
+
+
+def _check_extent(rows: int, cols: int, sheet: str, filename: str, limits: Limits) -> None:
+    """calamine lays a sheet out as a dense grid from its first to its last cell: two
+    cells a million rows apart take gigabytes (or abort the process) before any row
+    limit is checked."""
+    if rows > limits.max_rows:
+        raise TooManyRowsError(rows, limits.max_rows)
+    if rows * cols > limits.max_cells:
+        raise InflatedFileError.cells(filename, sheet, rows * cols, limits.max_cells)
+
+
+@dataclass
+class _Extent:
+    """The farthest row and column a worksheet's cells name, fed a chunk at a time. The
+    references are decoded with numpy: a per-reference Python loop took 10 s per 100 MB."""
+
+    rows: int = 0
+    cols: int = 0
+
+    def feed(self, text: bytes) -> None:
+        refs = _ANY_CELL_REF.findall(text)
+        if not refs:
+            return
+        # One row of bytes per reference, NUL-padded: letters fold into the column number,
+        # digits into the row number, position by position.
+        codes = np.array(refs, dtype=f"S{_REF_WIDTH}").view(np.uint8).reshape(len(refs), -1)
+        codes = codes.astype(np.int64)
+        letter, digit = codes >= 65, (codes >= 48) & (codes <= 57)
+        rows = np.zeros(len(refs), np.int64)
+        cols = np.zeros(len(refs), np.int64)
+        for k in range(codes.shape[1]):
+            cols = np.where(letter[:, k], cols * 26 + (codes[:, k] & 0xDF) - 64, cols)
+            rows = np.where(digit[:, k], rows * 10 + codes[:, k] - 48, rows)
+        self.rows = max(self.rows, int(rows.max()))
+        self.cols = max(self.cols, int(cols.max()))
+
+
+def _inflated_size(  # noqa: PLR0917 - the member, its budget and who reads what it holds
+    archive: zipfile.ZipFile,
+    info: zipfile.ZipInfo,
+    filename: str,
+    budget: int,
+    limits: Limits,
+    extent: _Extent | None = None,
+) -> int:
+    """The member's real size, inflated a chunk at a time and thrown away (after ``extent``
+    has seen it). zipfile stops at the declared size, so the member is opened as if it
+    declared one byte over the budget: a member larger than it says, or than what is left,
+    is refused as soon as it shows."""
+    size, tail = 0, b""
+    with archive.open(_declaring(info, budget + 1)) as stream:
+        while chunk := stream.read(_CHUNK):
+            size += len(chunk)
+            if size > budget:
+                raise InflatedFileError.size(
+                    filename, limits.max_uncompressed + 1, limits.max_uncompressed
+                )
+            if size > info.file_size:
+                raise InflatedFileError.lying(filename, info.filename)
+            if extent is not None:
+                extent.feed(tail + chunk)  # a reference cut by the chunk's end is whole here
+                tail = chunk[-_REF_TAIL:]
+    return size
+
+
+def _declaring(info: zipfile.ZipInfo, size: int) -> zipfile.ZipInfo:
+    """``info`` as if it declared ``size`` bytes: zipfile inflates up to what a member
+    declares, so this is how much of it may be read."""
+    declaring = copy.copy(info)
+    declaring.file_size = size
+    return declaring
+
+
+def _sheet_paths_or_empty(archive: zipfile.ZipFile) -> dict[str, str]:
+    try:
+        return _sheet_paths(archive)
+    except (KeyError, zipfile.BadZipFile):  # an .ods, or no workbook.xml: paths name sheets
+        return {}
 
 
 def _read_workbook(

@@ -4,7 +4,9 @@ A model is a ready LangChain chat model or a model id: ``gemini-3.5-flash`` (Gem
 default provider) or ``provider:model`` through LangChain's ``init_chat_model``
 (``openai:gpt-4.1``, ``anthropic:claude-sonnet-4-5``, ``ollama:llama3.1`` when their
 integration package is installed). Clients are built without retries of their own: the
-engine retries, with backoff, and reports each retry as an event.
+engine retries, with backoff and the server's Retry-After/RetryInfo, and reports each retry
+as an event. Gemini counts attempts (``max_retries=1``: one request), the OpenAI and
+Anthropic clients count retries (``max_retries=0``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ ModelSpec = str | BaseChatModel
 DEFAULT_PROVIDER = "google_genai"
 _KEYLESS_PROVIDERS = frozenset({"ollama"})
 _TIERS = ("fast", "slow")
+GEMINI_SINGLE_ATTEMPT = 1  # ChatGoogleGenerativeAI(max_retries=1): one request, no retries
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,10 @@ def _build(spec: ModelSpec, settings: ModelSettings, max_tokens: int) -> BaseCha
             api_key=settings.api_key,
             max_output_tokens=max_tokens,
             timeout=settings.request_timeout,
-            max_retries=0,
+            # The one attempt, no retry: langchain-google-genai passes this on as the Google
+            # SDK's HttpRetryOptions(attempts=...), where 0 has meant "the SDK's default"
+            # (several retries with its own backoff, blind to RetryInfo). Our loop retries.
+            max_retries=GEMINI_SINGLE_ATTEMPT,
         )
     from langchain.chat_models import init_chat_model
 

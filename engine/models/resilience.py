@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 _RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504})
@@ -40,12 +42,25 @@ class RetryPolicy:
         return backoff + random.uniform(0, backoff * self.jitter)
 
 
+def causes(error: BaseException, depth: int = 6) -> list[BaseException]:
+    """The error and what it was raised from: LangChain wraps a provider's error (a Google
+    ``ClientError`` becomes a ``GoogleRateLimitError`` raised ``from`` it) without its
+    status or details, which stay on the cause."""
+    chain: list[BaseException] = []
+    current: BaseException | None = error
+    while current is not None and len(chain) < depth and current not in chain:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
+
+
 def status_code(error: BaseException) -> int | None:
-    for holder in (error, getattr(error, "response", None)):
-        for name in ("status_code", "code", "status"):
-            value = getattr(holder, name, None)
-            if isinstance(value, int):
-                return value
+    for cause in causes(error):
+        for holder in (cause, getattr(cause, "response", None)):
+            for name in ("status_code", "code", "status"):
+                value = getattr(holder, name, None)
+                if isinstance(value, int) and not isinstance(value, bool) and value >= 100:
+                    return value
     return None
 
 
@@ -53,6 +68,10 @@ def is_retryable(error: BaseException) -> bool:
     code = status_code(error)
     if code is not None:
         return code in _RETRYABLE_STATUS
+    # langchain-core's ModelError types say it themselves (rate limit, 5xx, connection...).
+    declared = getattr(error, "is_retryable", None)
+    if isinstance(declared, bool):
+        return declared
     if isinstance(error, TimeoutError | ConnectionError):
         return True
     names = [cls.__name__.lower() for cls in type(error).__mro__]
@@ -60,18 +79,77 @@ def is_retryable(error: BaseException) -> bool:
 
 
 def retry_after(error: BaseException) -> float | None:
-    """Seconds the server asked us to wait, from the error or its response headers."""
-    value: Any = getattr(error, "retry_after", None)
-    if value is None:
-        headers = getattr(getattr(error, "response", None), "headers", None) or {}
-        try:
-            value = headers.get("retry-after") or headers.get("Retry-After")
-        except AttributeError:
-            value = None
+    """Seconds the server asked us to wait: an error's ``retry_after``, a ``Retry-After``
+    header (seconds or an HTTP date), or Google's ``google.rpc.RetryInfo`` ``retryDelay``
+    ("37s") in the error details; looked up on the error and on what it was raised from."""
+    for cause in causes(error):
+        for found in (
+            _seconds(getattr(cause, "retry_after", None)),
+            _header_delay(getattr(getattr(cause, "response", None), "headers", None)),
+            _retry_info_delay(getattr(cause, "details", None)),
+        ):
+            if found is not None:
+                return found
+    return None
+
+
+def provider_message(error: BaseException, limit: int = 300) -> str:
+    """The provider's own words about a failure (Google's ``message``), for the log: never
+    the request, so never the user's text."""
+    for cause in causes(error):
+        message = getattr(cause, "message", None)
+        if isinstance(message, str) and message:
+            return message[:limit]
+    return ""
+
+
+def _seconds(value: Any) -> float | None:
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, dict):  # a protobuf Duration as JSON: {"seconds": 37, "nanos": 0}
+        seconds = _seconds(value.get("seconds", 0)) or 0.0
+        return seconds + float(value.get("nanos", 0) or 0) / 1e9
+    text = str(value).strip().lower()
     try:
-        return float(value) if value is not None else None
+        return float(text.removesuffix("s"))  # "37s", "1.5s", "20"
+    except ValueError:
+        return None
+
+
+def _header_delay(headers: Any) -> float | None:
+    if not headers:
+        return None
+    try:
+        value = headers.get("retry-after") or headers.get("Retry-After")
+    except AttributeError:
+        return None
+    if value is None:
+        return None
+    seconds = _seconds(value)
+    if seconds is not None:
+        return seconds
+    try:  # Retry-After may be an HTTP date
+        when = parsedate_to_datetime(str(value))
     except (TypeError, ValueError):
         return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max((when - datetime.now(UTC)).total_seconds(), 0.0)
+
+
+def _retry_info_delay(details: Any) -> float | None:
+    """``retryDelay`` of a ``google.rpc.RetryInfo`` entry in a Google error's JSON."""
+    if isinstance(details, list) and len(details) == 1:
+        details = details[0]
+    if not isinstance(details, dict):
+        return None
+    error = details.get("error") if isinstance(details.get("error"), dict) else details
+    for entry in error.get("details") or ():
+        if isinstance(entry, dict) and str(entry.get("@type", "")).endswith("RetryInfo"):
+            return _seconds(entry.get("retryDelay"))
+    return None
 
 
 def describe(error: BaseException) -> str:

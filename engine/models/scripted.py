@@ -59,6 +59,7 @@ class ScriptedCall:
     agent: str
     messages: tuple[BaseMessage, ...]
     tools: tuple[str, ...]
+    tool_choice: str | None = None  # "none": tools declared, none may be called
 
     @property
     def prompt_chars(self) -> int:
@@ -189,7 +190,8 @@ class ScriptedChatModel(StreamsWithMetadata, BaseChatModel):
             index = self._served.get(agent, 0)
             self._served[agent] = index + 1
             if self.record:
-                self._calls.append(ScriptedCall(agent, tuple(messages), tools))
+                choice = kwargs.get("tool_choice")
+                self._calls.append(ScriptedCall(agent, tuple(messages), tools, choice))
         reply = replies[min(index, len(replies) - 1)]
         if self.latency_s:
             time.sleep(self.latency_s)

@@ -5,6 +5,7 @@ analysis can be reproduced. ``number`` is the integer the plans refer to
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -66,16 +67,19 @@ class InventoryRepository(Repository):
         summary: dict[str, Any],
         factors: tuple[str, bytes] | None = None,
     ) -> InventoryRecord:
-        """Store an upload once per user, content and own-factor file: the same pair again
-        returns its record. ``factors`` is the user's factor CSV (name, bytes) the emissions
-        were computed with; it is kept so the analysis can be reproduced."""
+        """Store an upload once per user, content and settings: the same file read the same
+        way again returns its record; read with another column mapping, sheets, GWP set,
+        methane origin or own-factor file, it is a new version, stored beside the first.
+        ``factors`` is the user's factor CSV (name, bytes) the emissions were computed with;
+        it is kept so the analysis can be reproduced."""
         digest = hashlib.sha256(data).hexdigest()
         factors_digest = hashlib.sha256(factors[1]).hexdigest() if factors else None
-        existing = self.col.find_one(
-            self._mine(sha256=digest, factors_sha256=factors_digest), hint=INVENTORY_BY_HASH
-        )
-        if existing is not None:
-            return InventoryRecord.of(existing)
+        settings = settings_digest(sheets, mapping, summary, factors_digest)
+        # Few versions share a content hash: their settings are compared here, so a record
+        # stored before ``settings_sha256`` existed still deduplicates by what it holds.
+        for existing in self.col.find(self._mine(sha256=digest), hint=INVENTORY_BY_HASH):
+            if _settings_of(existing) == settings:
+                return InventoryRecord.of(existing)
         file_id = self._files.put(data, filename=filename, id_user=self.user_id)
         factors_id = (
             self._files.put(factors[1], filename=factors[0], id_user=self.user_id)
@@ -99,6 +103,7 @@ class InventoryRepository(Repository):
             "factors_sha256": factors_digest,
             "factors_filename": factors[0] if factors else None,
             "factors_file_id": factors_id,
+            "settings_sha256": settings,
             "uploaded_at": now(),
         }
         document["_id"] = self.col.insert_one(document).inserted_id
@@ -107,6 +112,14 @@ class InventoryRepository(Repository):
     @guarded
     def get(self, inventory_id: str) -> InventoryRecord:
         return InventoryRecord.of(self._document(inventory_id))
+
+    @guarded
+    def by_number(self, number: int) -> InventoryRecord:
+        """The upload a plan refers to (``id_external_inventory``)."""
+        document = self.col.find_one(self._mine(number=int(number)), hint=[("number", 1)])
+        if document is None:
+            raise NotFoundError("inventário / inventory")
+        return InventoryRecord.of(document)
 
     @guarded
     def list(self, limit: int = 50) -> list[InventoryRecord]:
@@ -144,3 +157,28 @@ class InventoryRepository(Repository):
         if document is None:
             raise NotFoundError("inventário / inventory")
         return document
+
+
+def settings_digest(
+    sheets: list[str], mapping: dict[str, Any], summary: dict[str, Any], factors: str | None
+) -> str:
+    """The hash of how a file was read: sheets, column mapping, GWP set, methane origin and
+    the digest of the user's factor file."""
+    settings = {
+        "sheets": list(sheets),
+        "mapping": mapping,
+        "gwp_set": summary.get("gwp_set"),
+        "ch4_origin": summary.get("ch4_origin"),
+        "factors": factors,
+    }
+    text = json.dumps(settings, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _settings_of(document: dict[str, Any]) -> str:
+    return document.get("settings_sha256") or settings_digest(
+        document.get("sheets", []),
+        document.get("mapping", {}),
+        document.get("summary", {}),
+        document.get("factors_sha256"),
+    )

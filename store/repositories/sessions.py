@@ -17,9 +17,11 @@ from store.documents import from_db, object_id, to_db
 from store.errors import NotFoundError
 from store.indexes import BY_ID, SESSION_BY_USER
 from store.repositories.base import NEWEST_FIRST, Repository, guarded, now
+from store.text_search import matching
 
 _APPLIED_RUNS_KEPT = 500  # enough for any retry window; keeps the document small
 _LIST_PROJECTION = {"name": 1, "created_at": 1, "updated_at": 1, "id_user": 1}
+SEARCHED = ("name", "messages.input", "messages.output")  # what a search reads
 _SESSION_PROJECTION = {
     "applied_runs": 0,
     "pending": 0,
@@ -54,6 +56,18 @@ class RejectedTurn:
     guardrail_retries: int
 
 
+@dataclass(frozen=True)
+class SessionDocument:
+    """A conversation with everything kept beside its turns, from one read."""
+
+    session: AekoSession
+    turn_meta: dict[datetime, dict]
+    pending: list[PendingTurn]
+    rejected: list[RejectedTurn]
+    summary: AekoConversationSummary | None
+    attached_inventory: str | None
+
+
 class SessionRepository(Repository):
     collection = "session"
 
@@ -75,6 +89,24 @@ class SessionRepository(Repository):
         return AekoSession.model_validate(from_db(document))
 
     @guarded
+    def read(self, session_id: str) -> SessionDocument:
+        """The whole conversation in one round trip: turns, their meta, pending and rejected
+        runs, summary and attachment (the chat page reads nothing else of it)."""
+        document = self.col.find_one(self._one(session_id), {"applied_runs": 0}, hint=BY_ID)
+        if document is None:
+            raise NotFoundError("sessão / session")
+        return SessionDocument(
+            session=AekoSession.model_validate(
+                from_db({k: v for k, v in document.items() if k not in _SESSION_PROJECTION})
+            ),
+            turn_meta=_turn_meta(document),
+            pending=_pending(document),
+            rejected=_rejected(document),
+            summary=_summary(document),
+            attached_inventory=document.get("attached_inventory"),
+        )
+
+    @guarded
     def list(self, limit: int = 50) -> list[SessionSummary]:
         """Newest first, without the turns."""
         cursor = self.col.find(self._mine(), _LIST_PROJECTION, hint=SESSION_BY_USER)
@@ -91,6 +123,15 @@ class SessionRepository(Repository):
         """Newest first, with their turns, in one query (for search and export)."""
         cursor = self.col.find(self._mine(), _SESSION_PROJECTION, hint=SESSION_BY_USER)
         cursor = cursor.sort(NEWEST_FIRST).limit(limit)
+        return [AekoSession.model_validate(from_db(document)) for document in cursor]
+
+    @guarded
+    def search(self, query: str = "", *, skip: int = 0, limit: int = 20) -> list[AekoSession]:
+        """Newest first, with their turns, those whose name or turns hold ``query`` (accent-
+        and case-insensitive), in the database: ``skip`` and ``limit`` page through them."""
+        filter_ = self._mine(**matching(query, SEARCHED))
+        cursor = self.col.find(filter_, _SESSION_PROJECTION, hint=SESSION_BY_USER)
+        cursor = cursor.sort(NEWEST_FIRST).skip(skip).limit(limit)
         return [AekoSession.model_validate(from_db(document)) for document in cursor]
 
     @guarded
@@ -178,8 +219,7 @@ class SessionRepository(Repository):
     def summary(self, session_id: str) -> AekoConversationSummary | None:
         """The running summary of the session's older turns, under its own field."""
         document = self.col.find_one(self._one(session_id), {"summary": 1}, hint=BY_ID) or {}
-        stored = document.get("summary")
-        return AekoConversationSummary.model_validate(stored) if stored else None
+        return _summary(document)
 
     @guarded
     def save_summary(self, session_id: str, summary: AekoConversationSummary) -> bool:
@@ -212,7 +252,7 @@ class SessionRepository(Repository):
     def turn_meta(self, session_id: str) -> dict[datetime, dict]:
         """What the app recorded beside each turn, by the turn's ``submitted_at``."""
         document = self.col.find_one(self._one(session_id), {"turn_meta": 1}, hint=BY_ID) or {}
-        return {m["submitted_at"]: m for m in document.get("turn_meta", [])}
+        return _turn_meta(document)
 
     @guarded
     def set_feedback(self, session_id: str, submitted_at: datetime, score: int | None) -> bool:
@@ -227,24 +267,12 @@ class SessionRepository(Repository):
     @guarded
     def pending_turns(self, session_id: str) -> list[PendingTurn]:
         document = self.col.find_one(self._one(session_id), {"pending": 1}, hint=BY_ID) or {}
-        return [
-            PendingTurn(p["run_id"], p["input"], p["submitted_at"])
-            for p in document.get("pending", [])
-        ]
+        return _pending(document)
 
     @guarded
     def rejected_turns(self, session_id: str) -> list[RejectedTurn]:
         document = self.col.find_one(self._one(session_id), {"rejected": 1}, hint=BY_ID) or {}
-        return [
-            RejectedTurn(
-                r["run_id"],
-                r["input"],
-                r["submitted_at"],
-                r.get("reasons", ""),
-                r.get("guardrail_retries", 0),
-            )
-            for r in document.get("rejected", [])
-        ]
+        return _rejected(document)
 
     def _one(self, session_id: str) -> dict:
         return self._mine(_id=object_id(session_id, "sessão / session"))
@@ -255,3 +283,32 @@ class SessionRepository(Repository):
     @staticmethod
     def _applied(run_id: str) -> dict:
         return {"applied_runs": {"$each": [run_id], "$slice": -_APPLIED_RUNS_KEPT}}
+
+
+def _turn_meta(document: dict) -> dict[datetime, dict]:
+    return {m["submitted_at"]: m for m in document.get("turn_meta") or []}
+
+
+def _pending(document: dict) -> list[PendingTurn]:
+    return [
+        PendingTurn(p["run_id"], p["input"], p["submitted_at"])
+        for p in document.get("pending") or []
+    ]
+
+
+def _rejected(document: dict) -> list[RejectedTurn]:
+    return [
+        RejectedTurn(
+            r["run_id"],
+            r["input"],
+            r["submitted_at"],
+            r.get("reasons", ""),
+            r.get("guardrail_retries", 0),
+        )
+        for r in document.get("rejected") or []
+    ]
+
+
+def _summary(document: dict) -> AekoConversationSummary | None:
+    stored = document.get("summary")
+    return AekoConversationSummary.model_validate(stored) if stored else None

@@ -8,11 +8,21 @@ from datetime import datetime
 from typing import Literal
 
 from engine.dto import AekoUsage, Flow
+from engine.pricing import estimated_call_cost, usage_cap_cost, usage_is_estimated
 from store.documents import object_id
 from store.indexes import USAGE_BY_RUN, USAGE_BY_SESSION, USAGE_BY_USER
 from store.repositories.base import Repository, guarded, now
 
-Outcome = Literal["answered", "rejected", "plan", "budget_exceeded", "failed"]
+Outcome = Literal[
+    "answered",
+    "rejected",
+    "plan",
+    "budget_exceeded",
+    "model_unavailable",
+    "malformed",
+    "failed",
+    "interrupted",
+]
 
 
 @dataclass(frozen=True)
@@ -22,6 +32,14 @@ class UsageTotals:
     output_tokens: int
     cost_usd: float  # the runs whose cost is known
     unknown_cost_runs: int  # runs with a model genai-prices does not price
+    # What a cost cap counts: known costs, plus the runs of unknown price at the engine's
+    # conservative estimate (``engine.pricing``). Equal to cost_usd when nothing is unknown.
+    cap_cost_usd: float = 0.0
+
+    @property
+    def estimated(self) -> bool:
+        """True when ``cap_cost_usd`` holds an estimate for runs of unknown price."""
+        return self.unknown_cost_runs > 0
 
 
 class UsageRepository(Repository):
@@ -50,7 +68,10 @@ class UsageRepository(Repository):
             "calls": [call.model_dump() for call in usage.calls],
             "input_tokens": usage.input_tokens,
             "output_tokens": usage.output_tokens,
-            "cost_usd": usage.cost_usd,
+            "cost_usd": usage.cost_usd,  # None: some call's price is unknown
+            # What the run counts against a cost cap, estimated when cost_usd is None.
+            "cap_cost_usd": usage_cap_cost(usage),
+            "cost_estimated": usage_is_estimated(usage),
             "retries": sum(call.retries for call in usage.calls),
         }
         result = self.col.update_one(
@@ -74,7 +95,7 @@ class UsageRepository(Repository):
             query, hint = self._mine(), USAGE_BY_USER
             if since is not None:
                 query["created_at"] = {"$gte": since}
-        projection = {"input_tokens": 1, "output_tokens": 1, "cost_usd": 1}
+        projection = {"input_tokens": 1, "output_tokens": 1, "cost_usd": 1, "cap_cost_usd": 1}
         runs = list(self.col.find(query, projection, hint=hint))
         return UsageTotals(
             runs=len(runs),
@@ -82,4 +103,15 @@ class UsageRepository(Repository):
             output_tokens=sum(r.get("output_tokens", 0) for r in runs),
             cost_usd=sum(r["cost_usd"] for r in runs if r.get("cost_usd") is not None),
             unknown_cost_runs=sum(r.get("cost_usd") is None for r in runs),
+            cap_cost_usd=sum(_cap_cost(r) for r in runs),
         )
+
+
+def _cap_cost(run: dict) -> float:
+    """A stored run's cost against a cap; a run stored before ``cap_cost_usd`` existed and
+    of unknown price is estimated on its whole tokens."""
+    if run.get("cap_cost_usd") is not None:
+        return float(run["cap_cost_usd"])
+    if run.get("cost_usd") is not None:
+        return float(run["cost_usd"])
+    return estimated_call_cost(run.get("input_tokens", 0), run.get("output_tokens", 0))
