@@ -338,8 +338,12 @@ def test_the_embedded_database_killed_between_questions_is_restarted_and_nothing
     page.get_by_text("Aprovada pelo guardrail").first.wait_for()
 
     state_file, state = _embedded_server_state(tmp_path_factory)
-    os.kill(state["pid"], signal.SIGKILL)  # the database dies with the conversation open
+    # The first run must be over (its input enabled again), or the next Enter is ignored.
     box = page.get_by_test_id("stChatInputTextArea")
+    expect(box).to_be_enabled(timeout=WAIT_MS)
+    page.wait_for_timeout(1_000)  # let the page's last rerun settle before the kill
+    os.kill(state["pid"], signal.SIGKILL)  # the database dies with the conversation open
+    expect(box).to_be_enabled(timeout=WAIT_MS)
     box.fill(second)
     box.press("Enter")
     # The app says what happened, keeps the conversation and the input, and answers.
