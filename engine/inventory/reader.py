@@ -194,9 +194,9 @@ def _check_archive(data: bytes, filename: str, limits: Limits) -> None:
                     _check_extent(extent.rows, extent.cols, sheet, filename, limits)
     except InventoryError:
         raise
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError) as exc:
-        raise CorruptFileError(filename) from exc
-    except NotImplementedError as exc:  # a compression method zipfile lacks: so may calamine
+    # NotImplementedError: a compression method zipfile lacks (so may calamine).
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError,
+            NotImplementedError) as exc:  # fmt: skip
         raise CorruptFileError(filename) from exc
 
 

@@ -29,9 +29,9 @@ from engine.graph.routing import NO_AGENT
 from engine.inventory.gwp import canonical_gas, gwp
 from engine.knowledge.gaps import GapKind
 from engine.knowledge.search import search as search_knowledge
-from engine.offline.alternatives import Alternative, alternatives_for
+from engine.measures.catalogue import alternatives_for
 from engine.offline.calculation import answer_calculation, read_calculation
-from engine.offline.facts import Facts, Source
+from engine.offline.facts import Facts
 from engine.offline.intent import classify
 from engine.offline.language import Language, detect_language
 from engine.offline.own_data import asks_about_attached, own_data_answer
@@ -329,10 +329,6 @@ def _num(value: float | None, lang: Language) -> str:
     return "—" if value is None else number(value, 0 if float(value).is_integer() else 1, lang)
 
 
-def _options_for(source: Source) -> list[Alternative]:
-    return alternatives_for(f"{source.source} {source.fuel} {source.gas}")
-
-
 def green_gases_analyst(request: AgentRequest) -> str:
     lang = language_of(request)
     successor = _next(request, ORCHESTRATOR, _next(request, COORDINATOR))
@@ -366,13 +362,7 @@ _PLAN = {
            "top": "As maiores fontes — {sources} — concentram {cum} das emissões.",
            "quality": "Antes de fixar metas, corrija {n} apontamento(s) de qualidade dos dados, "
                       "como: {first}",
-           "measure": "Medida", "cut": "Redução esperada", "deadline": "Prazo",
-           "indicator": "Indicador", "indicator_text": "t CO2e da fonte no inventário anual",
-           "none": "sem alternativa catalogada; levantar opções e medir",
-           "sum": "Somadas, as medidas reduzem de {low} a {high} t CO2e/ano, {plow} a {phigh} "
-                  "do total de {total} t CO2e.",
-           "pareto": "A priorização segue o Pareto: as fontes escolhidas respondem por {share} "
-                     "das emissões, e cada faixa vem da referência citada para a alternativa.",
+           "measure": "Medida", "deadline": "Prazo",
            "generic_problem": "Sem inventário anexado, o plano parte do que a pergunta cita: "
                               "{subject}.",
            "generic_reason": "As faixas vêm das referências de cada alternativa; com o "
@@ -389,14 +379,7 @@ _PLAN = {
            "top": "The largest sources — {sources} — account for {cum} of emissions.",
            "quality": "Before fixing targets, correct {n} data-quality finding(s), such as: "
                       "{first}",
-           "measure": "Measure", "cut": "Expected reduction", "deadline": "Deadline",
-           "indicator": "Indicator", "indicator_text": "the source's t CO2e in the yearly "
-                                                       "inventory",
-           "none": "no catalogued option; survey options and measure",
-           "sum": "Together the measures cut {low} to {high} t CO2e per year, {plow} to {phigh} "
-                  "of the {total} t CO2e total.",
-           "pareto": "Priorities follow the Pareto: the chosen sources account for {share} of "
-                     "emissions, and each range comes from the reference cited for the option.",
+           "measure": "Measure", "deadline": "Deadline",
            "generic_problem": "With no inventory attached, the plan starts from what the "
                               "question mentions: {subject}.",
            "generic_reason": "The ranges come from each option's reference; with the inventory "
