@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from contextlib import suppress
 from dataclasses import asdict, dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from application.workspace import Workspace
 from engine import AekoImprovementPlan, AekoSession
@@ -66,8 +66,9 @@ def plans_page(
 ) -> Page[PlanEntry]:
     """Page ``number`` of the plans matching ``query``, each with its totals, kept beside the
     plan: one query. The entries' ``actions`` are left out (None) — ``with_actions`` reads
-    them for the entries that need them (an open plan, a comparison). A plan whose totals
-    were never kept has its actions read once, and its totals kept for next time."""
+    them for the entries that need them (an open plan, a comparison). A plan is saved with
+    its totals (``stored_totals``); one saved by an older version, without them, has its
+    actions read once, and its totals kept for next time."""
     plans = workspace.store.plans(workspace.user.id)
     found = plans.search_with_totals(query, skip=number * size, limit=size + 1)
     kept = {plan.id: _totals_from(totals) for plan, totals in found[:size] if totals}
@@ -86,6 +87,13 @@ def plans_page(
 def with_actions(workspace: Workspace, entries: list[PlanEntry]) -> list[PlanEntry]:
     """``entries`` with their computed actions (kept per process; one query for the rest)."""
     return _with_actions(workspace, [entry.plan for entry in entries])
+
+
+def stored_totals(actions: PlanActions) -> dict[str, Any]:
+    """``plan_totals`` as the plan document keeps them (``Write.plan``'s ``totals``): computed
+    when the plan is saved, so History's first listing reads them instead of the plan's
+    actions (any read of ``plan_actions`` is slow on the embedded server)."""
+    return asdict(plan_totals(actions))
 
 
 def _totals_from(kept: dict) -> PlanTotals | None:

@@ -133,15 +133,16 @@ def analyse(
     previous: AekoImprovementPlan | None = None,
     factors: FactorFile | None = None,
     planning: PlanInputs | None = None,
+    run_id: str | None = None,
 ) -> Iterator[EngineEvent | PlanEnded]:
     """Save the upload (with the user's factor file, if any), run the inventory flow, save
-    the plan and the usage.
+    the plan and the usage. ``run_id`` names the run (a new one by default).
 
     Yields the engine's events as they happen, then ``PlanEnded``. Raises
     ``DailyCapReachedError`` before anything is spent when today's allowance is gone.
     """
     budget = workspace.run_budget()
-    run_id = uuid4().hex
+    run_id = run_id or uuid4().hex
     # The run's usage is recorded once, whatever ends it: an outcome below, or the finally
     # for an exception or an interruption (Streamlit's rerun/stop, a closed stream).
     spending = RunSpending(workspace, run_id, "inventory")
@@ -224,7 +225,12 @@ def _analysed(
         yield PlanEnded("failed", run_id, record, error=AekoError("the run gave no plan"))
         return
     spending.record("plan", plan.usage)
-    saved = outbox.submit(store, Write.plan(user_id, plan, run_id))
+    from application.history import stored_totals
+
+    # The totals History lists go with the plan (and with it into the journal when the
+    # database is away), so the first listing never reads the plan's actions.
+    totals = stored_totals(plan.actions) if plan.actions is not None else None
+    saved = outbox.submit(store, Write.plan(user_id, plan, run_id, totals))
     if plan.actions is not None:
         write = Write.plan_actions(user_id, run_id, record.number, plan.actions)
         saved = outbox.submit(store, write) and saved

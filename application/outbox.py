@@ -113,8 +113,19 @@ class Write:
         )
 
     @classmethod
-    def plan(cls, user_id: str, plan: AekoImprovementPlan, run_id: str) -> Write:
-        return cls("save_plan", user_id, {"plan": plan, "run_id": run_id})
+    def plan(
+        cls,
+        user_id: str,
+        plan: AekoImprovementPlan,
+        run_id: str,
+        totals: dict[str, Any] | None = None,
+    ) -> Write:
+        """``totals``: what the plan's computed actions add up to (History's ``PlanTotals``
+        as a plain dict, so the journal keeps it as JSON), stored with the plan."""
+        args: dict[str, Any] = {"plan": plan, "run_id": run_id}
+        if totals is not None:  # left out otherwise: the same write as before totals existed
+            args["totals"] = totals
+        return cls("save_plan", user_id, args)
 
     @classmethod
     def plan_actions(
@@ -365,15 +376,21 @@ class Outbox:
 
 
 def _apply(store: Store, write: Write) -> bool:
-    """Apply one write; a dead embedded server is started again and the write retried once.
-    False when the database is unavailable. A write the database refuses for another reason
-    (a session deleted since) is dropped, so it cannot hold back the others."""
+    """Apply one write; a dead or hung embedded server is started again and the write retried
+    once. False when the database is unavailable. A write the database refuses for another
+    reason (a session deleted since) is dropped, so it cannot hold back the others."""
     for attempt in range(2):
         try:
             write.apply(store)
             return True
         except StoreUnavailableError:
-            if attempt or not store.supervise():
+            if attempt:
+                return False
+            try:  # the write just failed: a live server that answers no ping is hung
+                restarted = store.supervise(after_failure=True)
+            except StoreUnavailableError:  # it could not be started again: kept for later
+                return False
+            if not restarted:
                 return False
         except StoreError as error:
             log.warning("outbox: %s %s dropped: %s", write.kind, write.id, error)

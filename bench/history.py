@@ -2,14 +2,18 @@
 
     .venv/bin/python -m bench.history [--plans 200] [--conversations 50] [--repeat 3]
 
+    .venv/bin/python -m bench.history --without-totals  # plans saved by older versions
+
 Seeds one user with ``--plans`` saved plans, each with its computed actions (the sample
-inventory's, as ``plan_actions`` keeps them), and ``--conversations`` conversations of six
-turns. Then times, in seconds (first and best of ``--repeat``; the first open in the process
-reads the page's plan actions, later ones find them kept): opening History from a new browser
-session, one keystroke
-in its search box (a new query typed: "caldeira"), the next page of plans, and a rerun of the
-chat page with a conversation open. Counts the database round trips of each with a pymongo
-``CommandListener``. Prints one JSON object.
+inventory's, as ``plan_actions`` keeps them), saved through the outbox's writes as an analysis
+saves them (``Write.plan`` with the plan's totals, then ``Write.plan_actions``), and
+``--conversations`` conversations of six turns. With ``--without-totals`` the plans are saved
+without their totals, as older versions did: the first listing of each page then reads the
+page's plan actions and keeps their totals. Then times, in seconds (first and best of
+``--repeat``): opening History from a new browser session, one keystroke in its search box (a
+new query typed: "caldeira"), the next page of plans, and a rerun of the chat page with a
+conversation open. Counts the database round trips of each with a pymongo
+``CommandListener`` (of the first and of the last repeat). Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -17,11 +21,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import tempfile
 import threading
 import time
 from pathlib import Path
-from uuid import uuid4
 
 from pymongo import monitoring
 
@@ -58,8 +60,10 @@ class Commands(monitoring.CommandListener):
 COMMANDS = Commands()
 
 
-def seed(store, plans: int, conversations: int) -> str:
-    """The user's id, after saving the plans (with actions) and conversations."""
+def seed(store, plans: int, conversations: int, *, totals: bool = True) -> str:
+    """The last conversation's id, after saving the plans (with actions) and conversations."""
+    from application.history import stored_totals
+    from application.outbox import Write
     from application.planning import default_target, plan_inputs
     from assets import SAMPLE_COSTS_PATH, SAMPLE_NAME, SAMPLE_PATH
     from engine import AekoImprovementPlan, AekoMessage
@@ -72,7 +76,7 @@ def seed(store, plans: int, conversations: int) -> str:
     inputs = plan_inputs(inventory, default_target(inventory), costs=costs)
     actions = build_plan_actions(inventory, target=inputs.target, costs=inputs.costs)
     user = store.users.get_or_create(1)
-    repository, computed = store.plans(user.id), store.plan_actions(user.id)
+    kept = stored_totals(actions) if totals else None
     for n in range(plans):
         run_id = f"plan-{n}"
         problem = ("Caldeira a gás natural. " if n % 20 == 0 else f"Frota {n}. ") + PROBLEM
@@ -80,8 +84,9 @@ def seed(store, plans: int, conversations: int) -> str:
             id_external_inventory=n + 1, defined_problem=problem, method=METHOD,
             reasoning=REASONING,
         )  # fmt: skip
-        repository.save(plan, run_id=run_id)
-        computed.save(run_id, n + 1, actions)
+        # The writes an analysis submits, applied as the outbox applies them.
+        Write.plan(user.id, plan, run_id, kept).apply(store)
+        Write.plan_actions(user.id, run_id, n + 1, actions).apply(store)
     sessions = store.sessions(user.id)
     for n in range(conversations):
         session = sessions.create(f"Conversa {n}: escopo {n % 3 + 1}")
@@ -101,7 +106,8 @@ def _step(action, repeat: int, prepare=None) -> dict:
     timings = []
     trips = 0
     names: list[str] = []
-    for _ in range(repeat):
+    first: list[str] = []
+    for n in range(repeat):
         if prepare is not None:
             prepare()
         COMMANDS.count, COMMANDS.names = 0, []
@@ -111,11 +117,15 @@ def _step(action, repeat: int, prepare=None) -> dict:
         timings.append(time.perf_counter() - started)
         COMMANDS.recording = False
         trips, names = COMMANDS.count, COMMANDS.names
+        if n == 0:
+            first = names
         if app.exception:
             raise SystemExit(f"the page failed: {app.exception}")
     return {
         "first_s": round(timings[0], 3),
         "best_s": round(min(timings), 3),
+        "first_round_trips": len(first),
+        "first_commands": first,
         "round_trips": trips,
         "commands": names,
     }
@@ -126,19 +136,20 @@ def main() -> None:
     parser.add_argument("--plans", type=int, default=200)
     parser.add_argument("--conversations", type=int, default=50)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--without-totals", action="store_true", help="save the plans as older versions did"
+    )
     args = parser.parse_args()
     monitoring.register(COMMANDS)  # before any client is created
 
     from streamlit.testing.v1 import AppTest
 
-    from store import StoreConfig, connect
+    from bench.scratch import scratch_store
 
-    data_dir = Path(tempfile.mkdtemp(prefix="aeko-bench-history-"))
     uri = os.environ.get("MONGODB_URI") or None
-    store = connect(StoreConfig(uri=uri, db=f"bench_history_{uuid4().hex[:8]}", data_dir=data_dir))
-    try:
+    with scratch_store("history") as (store, data_dir):
         started = time.perf_counter()
-        last_session = seed(store, args.plans, args.conversations)
+        last_session = seed(store, args.plans, args.conversations, totals=not args.without_totals)
         seeded = round(time.perf_counter() - started, 1)
         os.environ.update(
             MONGODB_URI=uri or store.server.uri,
@@ -156,6 +167,7 @@ def main() -> None:
         results: dict[str, object] = {
             "plans": args.plans,
             "conversations": args.conversations,
+            "plans_saved_with_totals": not args.without_totals,
             "seed_s": seeded,
         }
         holder: dict[str, AppTest] = {}
@@ -193,9 +205,6 @@ def main() -> None:
         chat.run()
         results["chat_rerun_open_conversation"] = _step(chat.run, args.repeat)
         print(json.dumps(results, indent=2, ensure_ascii=False))
-    finally:
-        store.client.drop_database(store.db.name)
-        store.close()
 
 
 if __name__ == "__main__":

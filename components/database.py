@@ -20,8 +20,8 @@ def _connect(config: StoreConfig) -> Store:
 
 _RESTARTS_SEEN = "aeko_db_restarts_seen"
 _RESTARTED = {
-    "pt": "O banco embutido foi reiniciado (o processo tinha parado); nada se perdeu.",
-    "en": "The embedded database was restarted (its process had stopped); nothing was lost.",
+    "pt": "O banco embutido foi reiniciado (o processo tinha parado ou travado); nada se perdeu.",
+    "en": "The embedded database was restarted (its process had died or hung); nothing was lost.",
 }
 
 
@@ -44,7 +44,7 @@ def database_status(config: StoreConfig, store: Store | None, context: AppContex
         else:
             where = t("db_remote", where=describe_target(config.uri))
         outbox = context.outbox
-        if store is not None and store.ping():
+        if store is not None and (store.ping() or _recovered(store)):
             outbox.resume()
             # Every user's kept writes, this app's or a previous one's (replay at startup).
             flushed = outbox.flush(store) if outbox.journal.pending() else 0
@@ -56,6 +56,15 @@ def database_status(config: StoreConfig, store: Store | None, context: AppContex
         _restarted(store)
         if outbox.queued:
             st.warning(t("pending_writes", n=len(outbox.queued)), icon=":material/sync:")
+
+
+def _recovered(store: Store) -> bool:
+    """The rerun's ping just failed: an embedded server that is alive but hung is killed and
+    started again here, before the page's reads wait on it. True when it answers now."""
+    try:
+        return store.supervise(after_failure=True) and store.ping()
+    except StoreError:  # it could not be started again: the page says the database is down
+        return False
 
 
 def _restarted(store: Store | None) -> None:

@@ -41,16 +41,20 @@ class Store:
         """How many times the embedded server was started again since the app started."""
         return self.server.restarts if self.server is not None else 0
 
-    def supervise(self) -> bool:
+    def supervise(self, *, after_failure: bool = False) -> bool:
         """Start the embedded server again if its process is gone (killed, crashed), on the
         same data folder, and reconnect. Cheap when it runs: no network round trip.
-        True when it was restarted now."""
+
+        ``after_failure``: the caller just saw the database fail (a ping, a write), so a
+        server whose process is alive is pinged too; one that answers none, twice, is hung
+        (stopped, deadlocked) and is killed and started again, instead of every read waiting
+        for its timeout. True when it was restarted now."""
         server = self.server
         if server is None or server.stopped:
             return False
         with self._lock:
             port = server.port
-            if not server.revive():
+            if not server.revive(after_failure=after_failure):
                 return False
             if server.port != port:  # another port: a client for it, same options
                 old, self.client = self.client, MongoClient(server.uri, **self.options)

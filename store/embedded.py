@@ -7,7 +7,12 @@ folder, so a second app process on the same folder joins the running server (rec
 
 The server is supervised: ``EmbeddedServer.revive`` starts it again on the same folder (and,
 when it is free, the same port) when its process is gone, which the store checks at the start
-of every rerun and after a failed write.
+of every rerun and after a failed write. After a failure (``after_failure``) it also handles a
+server that is there but hung (stopped, deadlocked): alive, yet answering no ping twice in a
+row, it is killed and started again. Only the folder's own server is ever killed: our child,
+or the pid ``server.json`` names when that process runs ``secantusd-py`` on this folder and
+port. ``server.json`` is shared by every app process on the folder and rewritten by whichever
+of them restarts the server, under the folder's lock, so a joiner may restart it too.
 """
 
 from __future__ import annotations
@@ -35,6 +40,11 @@ _STATE_FILE = "server.json"
 _LOCK_FILE = "server.lock"
 _START_TIMEOUT_S = 60.0
 _RESTART_TIMEOUT_S = 20.0  # a restart happens while a page waits: bounded tighter
+# A live server that answers no ping in this long, twice in a row, is hung rather than busy:
+# a page already waited for it, so this bounds what finding out costs (two pings, 5 s at most).
+HUNG_PING_TIMEOUT_S = 2.5
+HUNG_PINGS = 2
+_KILL_WAIT_S = 10.0  # SIGKILL is not ignorable; only a process stuck in the kernel outlasts it
 
 
 @dataclass
@@ -62,14 +72,29 @@ class EmbeddedServer:
         """Whether the server's process is still there (no network round trip)."""
         if self.process is not None:
             return self.process.poll() is None  # also reaps a killed child
-        return _alive(self.pid)
+        return process_alive(self.pid)
 
-    def revive(self, *, timeout_s: float = _RESTART_TIMEOUT_S) -> bool:
-        """Start the server again on the same folder when its process is gone. True when it
-        was restarted here or by another process (the port may then have changed)."""
-        if self.stopped or self.alive():
+    def answers(self, *, timeout_s: float = HUNG_PING_TIMEOUT_S, tries: int = HUNG_PINGS) -> bool:
+        """Whether the server answers a ping (a network round trip) in ``timeout_s``, trying
+        up to ``tries`` times so that one slow answer from a busy server is not taken for a
+        hang."""
+        return any(_pings(self.port, timeout_s=timeout_s) for _ in range(tries))
+
+    def revive(self, *, after_failure: bool = False, timeout_s: float = _RESTART_TIMEOUT_S) -> bool:
+        """Start the server again on the same folder when its process is gone. With
+        ``after_failure`` (the caller just saw the database fail) also when its process is
+        alive but hung: it answers no ping (``answers``), so it is killed first. Without it
+        no network round trip is made. True when it was restarted here or by another process
+        (the port may then have changed)."""
+        if self.stopped:
+            return False
+        if self.alive() and (not after_failure or self.answers()):
             return False
         with _locked(self.data_dir / _LOCK_FILE):
+            # Still alive under the lock: hung (another app process that restarted it would
+            # have left our old pid dead). Not ours to kill, or not dying: leave it.
+            if self.alive() and not self._kill_hung():
+                return False
             running = _running(self.data_dir)
             if running is not None:  # another app process on the folder was quicker
                 self.port, self.pid, self.process = running.port, running.pid, None
@@ -84,6 +109,33 @@ class EmbeddedServer:
                 if not owned_before:
                     atexit.register(self.stop)
         self.restarts += 1
+        return True
+
+    def _kill_hung(self) -> bool:
+        """SIGKILL the folder's hung server and wait until it is gone; call with the folder's
+        lock held. Our child is killed and reaped (no zombie left). A server another app
+        process started is killed only when ``server.json`` still names it and its command
+        line is ``secantusd-py`` on this folder and port, so a reused pid is never killed.
+        False when it is not ours to kill or it did not die."""
+        if self.process is not None:
+            self.process.kill()  # SIGKILL also ends a stopped (SIGSTOP) process
+            try:
+                self.process.wait(timeout=_KILL_WAIT_S)  # reaps it
+            except subprocess.TimeoutExpired:
+                return False
+            return True
+        if _state(self.data_dir) != (self.pid, self.port):
+            return False
+        if not _is_server(self.pid, self.data_dir, self.port):
+            return False
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        # Not our child: its parent reaps it; ``process_alive`` counts the zombie meanwhile as gone.
+        deadline = time.monotonic() + _KILL_WAIT_S
+        while process_alive(self.pid):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
         return True
 
     def stop(self) -> None:
@@ -134,17 +186,28 @@ def _locked(path: Path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _running(data_dir: Path) -> EmbeddedServer | None:
+def _state(data_dir: Path) -> tuple[int, int] | None:
+    """The (pid, port) ``server.json`` records, or None."""
     try:
         state = json.loads((data_dir / _STATE_FILE).read_text())
-    except (FileNotFoundError, ValueError):
+        return int(state["pid"]), int(state["port"])
+    except (FileNotFoundError, ValueError, KeyError, TypeError):
         return None
-    if not _alive(int(state.get("pid", 0))) or not _pings(int(state["port"]), timeout_s=2.0):
-        return None
-    return EmbeddedServer(int(state["port"]), data_dir, None, pid=int(state["pid"]))
 
 
-def _alive(pid: int) -> bool:
+def _running(data_dir: Path) -> EmbeddedServer | None:
+    state = _state(data_dir)
+    if state is None:
+        return None
+    pid, port = state
+    if not process_alive(pid) or not _pings(port, timeout_s=2.0):
+        return None
+    return EmbeddedServer(port, data_dir, None, pid=pid)
+
+
+def process_alive(pid: int) -> bool:
+    """Whether the process runs. A zombie (killed, not yet reaped by its parent) does not:
+    ``kill(pid, 0)`` still finds it, but it holds no port, lock or file any more."""
     if pid <= 0:
         return False
     try:
@@ -152,8 +215,52 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
-    return True
+        pass  # there, another user's
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return not Path("/proc/self").exists() and _ps(pid, "stat=").startswith("Z")
+    except OSError:
+        return False
+    # "pid (command) state ...": the command may hold spaces and parentheses itself.
+    fields = stat.rpartition(")")[2].split()
+    return bool(fields) and fields[0] == "Z"
+
+
+def _is_server(pid: int, data_dir: Path, port: int) -> bool:
+    """Whether ``pid`` is ``secantusd-py`` serving ``data_dir`` on ``port`` (as ``_start``
+    runs it): what makes a pid from ``server.json`` safe to kill."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+        command = raw.replace(b"\0", b" ").decode(errors="replace")
+    except FileNotFoundError:
+        command = "" if Path("/proc/self").exists() else _ps(pid, "command=")
+    except OSError:
+        return False
+    return (
+        "secantusd-py" in command
+        and f"--port {port} " in command + " "
+        and f"--storage-path {data_dir / 'db'} " in command + " "
+    )
+
+
+def _ps(pid: int, field: str) -> str:
+    """One ``ps`` field of ``pid``, where there is no /proc (macOS); "" when unknown."""
+    try:
+        done = subprocess.run(
+            ["ps", "-o", field, "-p", str(pid)],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,  # a gone pid: ps fails, "" is the answer
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.strip()
 
 
 def _start(data_dir: Path, timeout_s: float, *, port: int | None = None) -> EmbeddedServer:

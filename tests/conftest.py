@@ -7,6 +7,7 @@ import pytest
 from engine import Aeko, AekoSession, AekoUser, AekoUserMemory
 from engine.models.scripted import ScriptedChatModel
 from engine.offline import OfflineAnalyst
+from tests import browser_app
 
 
 @pytest.fixture(autouse=True)
@@ -101,3 +102,32 @@ def db_store(mongo):
     ensure_indexes(database)
     yield Store(mongo.client, database, mongo.target)
     mongo.client.drop_database(name)
+
+
+# The browser tests' Chromium and pages (tests/browser_app.py starts the app itself).
+
+
+@pytest.fixture(scope="module")
+def browser():
+    browser_app.require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=browser_app.CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"],
+        )  # fmt: skip
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser):
+    browser_app.ARTIFACTS.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="pt-BR")
+    page = context.new_page()
+    page.set_default_timeout(browser_app.WAIT_MS)
+    yield page
+    context.close()

@@ -5,97 +5,19 @@ Screenshots go to test-artifacts/. Under CI a missing Chromium is a failure, not
 """
 
 import os
-import shutil
 import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-WAIT_MS = 90_000
-
-
-def _require_chromium() -> None:
-    if Path(CHROMIUM).exists():
-        return
-    message = f"Chromium not found at {CHROMIUM}: ./dev.sh test installs it with apt-get"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from tests.browser_app import ARTIFACTS, WAIT_MS, free_port, require_chromium, start_app
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    _require_chromium()
-    port = _free_port()
-    env = {**os.environ, "AEKO_DATA_DIR": str(tmp_path_factory.mktemp("browser-data")),
-           "MONGODB_DB": "aeko_browser"}  # fmt: skip
-    env.pop("GEMINI_API_KEY", None)
-    log = (tmp_path_factory.mktemp("logs") / "streamlit.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        process.kill()
-        pytest.fail("streamlit did not start")
-    yield url
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    _require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync"],
-        )  # fmt: skip
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser):
-    ARTIFACTS.mkdir(exist_ok=True)
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="pt-BR")
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    yield page
-    context.close()
+    yield from start_app(tmp_path_factory, "browser")
 
 
 def test_a_page_opened_first_on_a_fresh_server_works(server, page):
@@ -189,7 +111,7 @@ AUTH_SUBJECTS = {"alice": "Alice Andrade", "bruno": "Bruno Barros"}
 @pytest.fixture(scope="module")
 def oidc_provider():
     """oidc-provider-mock on a free port: any client id and secret, a form to pick a subject."""
-    _require_chromium()
+    require_chromium()
     from oidc_provider_mock import User, run_server_in_thread
 
     insecure = os.environ.get("AUTHLIB_INSECURE_TRANSPORT")
@@ -197,7 +119,7 @@ def oidc_provider():
     users = [User(sub=sub, claims={"email": f"{sub}@example.org", "name": name})
              for sub, name in AUTH_SUBJECTS.items()]  # fmt: skip
     try:
-        with run_server_in_thread(port=_free_port(), user_claims=users) as provider:
+        with run_server_in_thread(port=free_port(), user_claims=users) as provider:
             yield f"http://localhost:{provider.server_port}"
     finally:
         if insecure is None:
@@ -209,7 +131,7 @@ def oidc_provider():
 @pytest.fixture(scope="module")
 def auth_server(tmp_path_factory, oidc_provider):
     """The app with sign-in on: its [auth] secrets in a temporary file (--secrets.files)."""
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     secrets = tmp_path_factory.mktemp("auth-secrets") / "secrets.toml"
     secrets.write_text(
@@ -220,35 +142,10 @@ def auth_server(tmp_path_factory, oidc_provider):
         'client_secret = "any-secret-the-mock-accepts"\n'
         f'server_metadata_url = "{oidc_provider}/.well-known/openid-configuration"\n'
     )
-    env = {**os.environ, "AEKO_DATA_DIR": str(tmp_path_factory.mktemp("auth-data")),
-           "MONGODB_DB": "aeko_browser_auth", "AUTHLIB_INSECURE_TRANSPORT": "1"}  # fmt: skip
-    env.pop("GEMINI_API_KEY", None)
-    env.pop("MONGODB_URI", None)
-    log_path = tmp_path_factory.mktemp("auth-logs") / "streamlit.log"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true",
-         "--browser.gatherUsageStats", "false", "--secrets.files", str(secrets),
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=log_path.open("wb"), stderr=subprocess.STDOUT,
+    yield from start_app(
+        tmp_path_factory, "auth", env={"AUTHLIB_INSECURE_TRANSPORT": "1"},
+        args=("--secrets.files", str(secrets)), port=port,
     )  # fmt: skip
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        process.kill()
-        pytest.fail(f"streamlit did not start:\n{log_path.read_text()[-3000:]}")
-    yield url
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
 
 
 def _sign_in(browser, server: str, subject: str):
@@ -327,7 +224,9 @@ def _embedded_server_state(tmp_path_factory) -> tuple[Path, dict]:
 def test_a_question_asked_while_the_database_hangs_is_answered_and_saved_once_it_is_back(
     server, page, tmp_path_factory
 ):
+    import contextlib
     import json
+    import re
 
     question = "Quais gases refrigerantes têm menor GWP para chillers?"
     page.goto(server)
@@ -338,22 +237,26 @@ def test_a_question_asked_while_the_database_hangs_is_answered_and_saved_once_it
         box = page.get_by_test_id("stChatInputTextArea")
         box.fill(question)
         box.press("Enter")
-        # Answered, with the word that it waits for the database; the page stays usable.
-        page.get_by_text("O banco de dados não respondeu").first.wait_for(timeout=150_000)
+        # The rerun's ping goes unanswered: the app finds its server alive but hung, kills it
+        # and starts it again; the question is answered (saved at once, or kept in the
+        # journal and replayed), and the page stays usable.
+        verdict = re.compile("Aprovada|Reprovada após|Sem revisão do guardrail")
+        page.get_by_text(verdict).first.wait_for(timeout=150_000)
         expect(page.get_by_test_id("stChatMessage")).to_have_count(2)
         expect(page.get_by_test_id("stChatMessage").nth(0)).to_contain_text(question)
         expect(page.get_by_test_id("stChatInputTextArea")).to_have_count(1)
         expect(page.get_by_test_id("stException")).to_have_count(0)
         page.screenshot(path=ARTIFACTS / "chat-saved-later.png", full_page=True)
         page.wait_for_function("window.location.search.includes('session=')")
-        journal = state_file.parent / "outbox.jsonl"
-        kinds = [json.loads(line)["kind"] for line in journal.read_text().splitlines()]
-        assert kinds[0] == "create_session" and "complete_turn" in kinds  # on disk, in order
     finally:
-        os.kill(state["pid"], signal.SIGKILL)  # then it dies: the supervisor restarts it
-        os.kill(state["pid"], signal.SIGCONT)
+        # Normally the app killed (and reaped) it already and server.json names the new
+        # server; if not (a failure above), it must not outlive the test. SIGKILL also ends
+        # a stopped process; the app may be killing it at this moment (gone: nothing to do).
+        if json.loads(state_file.read_text())["pid"] == state["pid"]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(state["pid"], signal.SIGKILL)
 
-    page.reload()  # the rerun restarts the server and replays the journal
+    page.reload()  # the stored conversation, read back from the restarted server
     page.get_by_text(question).first.wait_for(timeout=150_000)
     expect(page.get_by_test_id("stChatMessage")).to_have_count(2, timeout=WAIT_MS)
     expect(page.get_by_text("O banco de dados não respondeu")).to_have_count(0, timeout=WAIT_MS)

@@ -150,7 +150,7 @@ def test_plan_totals_are_kept_beside_the_plan_and_a_list_reads_no_actions(db_sto
     user = db_store.users.get_or_create(7)
     workspace = Workspace(db_store, user, Outbox(), None)
     saved = []
-    for n in range(3):
+    for n in range(3):  # saved as older versions did: without totals (the lazy fallback)
         plan = db_store.plans(user.id).save(
             AekoImprovementPlan(
                 id_external_inventory=n, defined_problem="p", method="m", reasoning="r"

@@ -22,7 +22,7 @@ class _FakeStore:
         self.applied: dict[tuple, object] = {}
         self.calls = 0
 
-    def supervise(self) -> bool:
+    def supervise(self, *, after_failure: bool = False) -> bool:
         return False
 
     def ensure_session(self, user_id, session):

@@ -1,10 +1,12 @@
 """The server side: indexes that serve every query, the embedded server's life, failures."""
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -15,7 +17,7 @@ from application.outbox import Outbox, Write
 from engine import AekoImprovementPlan, AekoMessage
 from store import StoreConfig, StoreUnavailableError, connect, describe_target
 from store.client import Store
-from store.embedded import start_or_join
+from store.embedded import EmbeddedServer, process_alive, start_or_join
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -231,6 +233,101 @@ def test_a_killed_embedded_server_is_restarted_on_its_folder_and_nothing_is_lost
     finally:
         store.close()
     assert store.supervise() is False  # stopped on purpose: not revived
+
+
+def _hang(pid: int) -> None:
+    """SIGSTOP ``pid`` and wait until every thread of it is stopped: ``kill`` returns before
+    a thread busy in a system call (a sync to disk) has stopped, which may still answer."""
+    os.kill(pid, signal.SIGSTOP)
+    for _ in range(400):
+        with contextlib.suppress(FileNotFoundError):  # a thread that ended meanwhile
+            tasks = Path(f"/proc/{pid}/task").glob("*/stat")
+            if all(task.read_text().rpartition(")")[2].split()[0] in "tT" for task in tasks):
+                return
+        time.sleep(0.05)
+    raise AssertionError(f"{pid} did not stop")
+
+
+def test_a_hung_embedded_server_is_killed_and_restarted_on_its_folder_after_a_failure(
+    tmp_path,
+):
+    store = connect(StoreConfig(data_dir=tmp_path), timeout_ms=1_000)
+    hung = 0
+    try:
+        user = store.users.get_or_create(13)
+        session = store.sessions(user.id).create("Antes do travamento")
+        hung = json.loads((tmp_path / "server.json").read_text())["pid"]
+        _hang(hung)  # there, but answering nothing
+        assert store.supervise() is False  # no failure seen: no round trip, nothing done
+        with pytest.raises(StoreUnavailableError):  # a read waits for its timeout, then fails
+            store.sessions(user.id).list()
+
+        assert store.supervise(after_failure=True) is True and store.restarts == 1
+        assert store.server.process.pid != hung
+        with pytest.raises(ProcessLookupError):  # killed and reaped: no zombie left over
+            os.kill(hung, 0)
+        restarted = json.loads((tmp_path / "server.json").read_text())
+        assert restarted == {"pid": store.server.pid, "port": store.server.port}
+        assert store.ping()
+        assert store.sessions(user.id).get(session.id).name == "Antes do travamento"
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # only when the test failed early
+            os.kill(hung, signal.SIGKILL)
+        store.close()
+
+
+def test_a_healthy_embedded_server_is_not_restarted_after_a_failure(tmp_path):
+    store = connect(StoreConfig(data_dir=tmp_path), timeout_ms=1_000)
+    try:
+        pid = store.server.pid
+        # A write failed for a reason of its own (a timeout under load): the server answers
+        # the supervisor's ping, so it is left alone.
+        assert store.supervise(after_failure=True) is False
+        assert store.restarts == 0 and store.server.pid == pid and store.server.alive()
+        assert json.loads((tmp_path / "server.json").read_text())["pid"] == pid
+    finally:
+        store.close()
+
+
+def test_a_joiner_kills_a_hung_server_only_when_server_json_names_it(tmp_path):
+    owner = start_or_join(tmp_path)
+    hung = owner.pid
+    joiner: EmbeddedServer | None = None
+    try:
+        joiner = start_or_join(tmp_path)
+        assert not joiner.owned and joiner.pid == hung
+        _hang(hung)
+        # A pid that server.json does not name (reused, or another folder's): never killed.
+        stranger = EmbeddedServer(joiner.port, joiner.data_dir, None, pid=os.getpid())
+        assert stranger.revive(after_failure=True) is False
+
+        assert joiner.revive(after_failure=True) is True and joiner.restarts == 1
+        assert joiner.owned and joiner.pid != hung  # it started the new one: now its owner
+        owner.process.wait(timeout=10)  # the owner's child died; the owner reaps it
+        assert owner.revive() is True and not owner.owned and owner.port == joiner.port
+        assert joiner.answers()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(hung, signal.SIGKILL)
+        for server in (joiner, owner):
+            if server is not None:
+                server.stop()
+
+
+def test_a_killed_server_left_a_zombie_counts_as_gone(tmp_path):
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert process_alive(child.pid)
+        os.kill(child.pid, signal.SIGKILL)
+        for _ in range(200):  # not reaped (no wait): a zombie until its parent reaps it
+            if not process_alive(child.pid):
+                break
+            time.sleep(0.05)
+        assert not process_alive(child.pid)
+        os.kill(child.pid, 0)  # still there as a zombie: only process_alive tells it apart
+    finally:
+        child.kill()
+        child.wait(timeout=10)
 
 
 def test_a_conversation_started_while_the_database_is_away_is_stored_with_its_turn(tmp_path):

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from pymongo import ReturnDocument, UpdateOne
 
 from engine.dto import AekoImprovementPlan
@@ -20,11 +23,27 @@ class PlanRepository(Repository):
     collection = "improvement_plan"
 
     @guarded
-    def save(self, plan: AekoImprovementPlan, *, run_id: str) -> AekoImprovementPlan:
+    def save(
+        self,
+        plan: AekoImprovementPlan,
+        *,
+        run_id: str,
+        totals: Mapping[str, Any] | None = None,
+    ) -> AekoImprovementPlan:
+        """Once per run: a retried save keeps what the first one stored. ``totals``, what the
+        plan's computed actions add up to, are kept beside it as ``keep_totals`` keeps them,
+        so the first listing of the plan need not read its actions."""
         document = to_db(plan.model_dump(by_alias=True, exclude={"id"}))
+        update: dict[str, Any] = {
+            "$setOnInsert": {**document, "id_user": self.user_id, "run_id": run_id}
+        }
+        if totals is not None:
+            # $set, not $setOnInsert: a replayed save also fills in a plan stored without
+            # them (its first attempt by an older version); same run, same totals.
+            update["$set"] = {TOTALS: dict(totals)}
         stored = self.col.find_one_and_update(
             self._mine(run_id=run_id),
-            {"$setOnInsert": {**document, "id_user": self.user_id, "run_id": run_id}},
+            update,
             upsert=True,
             return_document=ReturnDocument.AFTER,
             hint=PLAN_BY_RUN,
@@ -60,7 +79,7 @@ class PlanRepository(Repository):
         self, query: str = "", *, skip: int = 0, limit: int = 20
     ) -> list[tuple[AekoImprovementPlan, dict | None]]:
         """As ``search``, each plan with the totals of its actions kept beside it (None until
-        ``keep_totals`` stored them)."""
+        ``save`` or ``keep_totals`` stored them: a plan saved by an older version)."""
         filter_ = self._mine(**matching(query, SEARCHED))
         cursor = self.col.find(filter_, hint=PLAN_BY_USER).sort(NEWEST_FIRST)
         return [
