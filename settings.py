@@ -32,6 +32,8 @@ class Settings:
     # Whether the run log keeps questions, answers and tool arguments (off: lengths only).
     run_log_include_text: bool = False
     run_deadline_s: float | None = None  # None: the engine's default (180 s)
+    # AEKO_OFFLINE_PACE_S: seconds each offline answer waits (demos and tests of long runs).
+    offline_pace_s: float = 0.0
     # AEKO_DEBUG: debug logging, with the providers' own error messages.
     debug: bool = False
     # Models: a Gemini id or "provider:model"; fallbacks are ordered, comma-separated.
@@ -64,6 +66,7 @@ def load_settings(secrets: Mapping[str, Any], environ: Mapping[str, str]) -> Set
         run_log=Path(log) if (log := read("AEKO_RUN_LOG")) else None,
         run_log_include_text=_flag(read("AEKO_RUN_LOG_TEXT")),
         run_deadline_s=float(limit) if (limit := read("AEKO_RUN_DEADLINE_S")) else None,
+        offline_pace_s=float(read("AEKO_OFFLINE_PACE_S") or 0),
         debug=_flag(read("AEKO_DEBUG")),
         fast_model=read("AEKO_FAST_MODEL"),
         slow_model=read("AEKO_SLOW_MODEL"),

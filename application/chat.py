@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -306,11 +306,16 @@ def open_document(workspace: Workspace, session_id: str) -> SessionDocument:
 
 
 def transcript(
-    workspace: Workspace, session: AekoSession, document: SessionDocument | None = None
+    workspace: Workspace,
+    session: AekoSession,
+    document: SessionDocument | None = None,
+    *,
+    live: Collection[str] = (),
 ) -> Transcript:
     """``session`` as the chat page shows it. ``document``, when the page read it already
     (``open_document``), spares the read; the session's cost is read again only when the
-    conversation changed (``_session_cost``)."""
+    conversation changed (``_session_cost``). The runs ``live`` (by run id) are left out:
+    the page shows them as they go, with their trail, and how they ended."""
     if document is None:
         document = workspace.store.sessions(workspace.user.id).read(session.id)
     meta = document.turn_meta
@@ -323,19 +328,22 @@ def transcript(
             truncated=bool(meta.get(turn.submitted_at, {}).get("truncated")),
         )
         for turn in session.messages
+        if meta.get(turn.submitted_at, {}).get("run_id") not in live
     ]
     waiting = [
         queued.args["message"]
         for queued in workspace.outbox.queued
-        if queued.kind == "complete_turn" and queued.args["session_id"] == session.id
+        if queued.kind == "complete_turn"
+        and queued.args["session_id"] == session.id
+        and queued.args["run_id"] not in live
     ]
     return Transcript(
         session=session,
         turns=turns,
         cost=_session_cost(workspace, document),
         waiting=waiting,
-        rejected=document.rejected,
-        pending=document.pending,
+        rejected=[turn for turn in document.rejected if turn.run_id not in live],
+        pending=[turn for turn in document.pending if turn.run_id not in live],
     )
 
 

@@ -148,6 +148,19 @@ def _as_usage(value: Any) -> AekoUsage:
     return AekoUsage()
 
 
+def model_call(event: AgentFinished) -> AekoModelCall:
+    """What an agent's finished work cost, as a usage record keeps it."""
+    return AekoModelCall(
+        agent=event.agent,
+        model=event.model,
+        input_tokens=event.input_tokens,
+        output_tokens=event.output_tokens,
+        duration_ms=event.duration_ms,
+        cost_usd=event.cost_usd,
+        retries=event.retries,
+    )
+
+
 class RunSpending:
     """One run's usage, recorded once whatever its outcome.
 
@@ -177,17 +190,7 @@ class RunSpending:
 
     def observe(self, event: object) -> None:
         if isinstance(event, AgentFinished):
-            self._seen.append(
-                AekoModelCall(
-                    agent=event.agent,
-                    model=event.model,
-                    input_tokens=event.input_tokens,
-                    output_tokens=event.output_tokens,
-                    duration_ms=event.duration_ms,
-                    cost_usd=event.cost_usd,
-                    retries=event.retries,
-                )
-            )
+            self._seen.append(model_call(event))
 
     @property
     def seen(self) -> AekoUsage:

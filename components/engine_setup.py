@@ -41,7 +41,7 @@ def configure_engine(settings: Settings) -> EngineStatus:
                 **limits,
             )
         else:
-            analyst = OfflineAnalyst()
+            analyst = OfflineAnalyst(pace_s=settings.offline_pace_s)
             Aeko.config(fast_model=analyst, slow_model=analyst, **limits)
     fast, slow = Aeko.model_names() or ("", "")
     return EngineStatus(offline=fast == OFFLINE_MODEL_NAME, fast_model=fast, slow_model=slow)

@@ -435,6 +435,19 @@ TEXTS: dict[str, dict[str, str]] = {
     "inv_previous_none": {"pt": "Nenhum", "en": "None"},
     "inv_analyze": {"pt": "Analisar e gerar o plano", "en": "Analyse and write the plan"},
     "inv_plan": {"pt": "Plano de melhoria", "en": "Improvement plan"},
+    "inv_run_going": {"pt": "em andamento", "en": "still running"},
+    "inv_run_ended": {"pt": "concluída", "en": "finished"},
+    "inv_run_elsewhere": {
+        "pt": "A análise de {name} está {state}.",
+        "en": "The analysis of {name} is {state}.",
+    },
+    "inv_run_open": {"pt": "Abrir esse inventário", "en": "Open that inventory"},
+    "inv_run_cut": {
+        "pt": "A análise de {name} iniciada em {at} foi interrompida quando o app reiniciou; "
+        "o que ela gastou está registrado. Rode a análise de novo.",
+        "en": "The analysis of {name} started at {at} was cut when the app restarted; what it "
+        "spent is recorded. Run the analysis again.",
+    },
     "sbce_title": {"pt": "Prontidão para o SBCE", "en": "SBCE readiness"},
     "sbce_none": {
         "pt": "Nenhuma emissão de escopo 1 por unidade neste inventário.",

@@ -5,13 +5,15 @@ from datetime import datetime
 import streamlit as st
 from pydantic import ValidationError
 
-from application import chat
-from application.chat import TurnEnded, TurnStarted
+from application import chat, runs
+from application.chat import TurnEnded
+from application.runs import Run
 from application.safe_text import sanitize
 from application.workspace import DailyCapReachedError
 from components.attachment_picker import attachment_picker
 from components.budget import explain_budget_error, explain_model_error, spent_text
 from components.context import current, require_workspace
+from components.follow import TabGone, heartbeat, tab_connected
 from components.i18n import language, t
 from components.sessions_sidebar import open_session, open_session_id, sessions_sidebar
 from components.sources import sources_block
@@ -55,8 +57,8 @@ def _render_answer(text: str) -> None:
     st.markdown(sanitize(text))
 
 
-def _history(session: AekoSession) -> None:
-    shown = chat.transcript(workspace, session, document)
+def _history(session: AekoSession, live: list[Run]) -> None:
+    shown = chat.transcript(workspace, session, document, live={run.id for run in live})
     with st.sidebar:
         st.caption(
             ":material/payments: "
@@ -100,26 +102,36 @@ def _feedback(session_id: str, index: int, submitted_at: datetime, stored: int |
 
 def _ask(question: str, session: AekoSession | None, attachment: str | None) -> None:
     lang = language()
-    turn = chat.ask(workspace, question, session, attachment=attachment)
     try:
-        started = next(turn)
+        run = runs.ask(workspace, question, session, attachment=attachment)
     except DailyCapReachedError as error:
         st.error(error.message(lang), icon=":material/savings:")
         return
     except StoreError as error:
         st.error(error.message(lang), icon=":material/database_off:")
         return
-    assert isinstance(started, TurnStarted)
-    open_session(started.session.id)
+    open_session(run.subject)
+    _follow(run)
+
+
+def _follow(run: Run) -> None:
+    """The turn as it goes, from what it did so far (this page may have been reloaded mid
+    run), then how it ended. The run is the application's: leaving the page leaves it."""
     with st.chat_message("user"):
-        st.markdown(sanitize(question))
+        st.markdown(sanitize(run.title))
     with st.chat_message("assistant"):
-        if started.attachment_problem is not None:
-            message = started.attachment_problem.message(lang)
+        started = run.started
+        if started is not None and started.attachment_problem is not None:
+            message = started.attachment_problem.message(language())
             st.warning(t("attach_problem", message=message), icon=":material/link_off:")
-        ended = run_with_trail(turn)
+        try:
+            ended = run_with_trail(run.follow(heartbeat=heartbeat()))
+        except TabGone:  # the run goes on; the next tab on this conversation shows it
+            return
         assert isinstance(ended, TurnEnded)
         _show_outcome(ended)
+    if tab_connected():
+        run.deliver()
 
 
 def _show_outcome(ended: TurnEnded) -> None:
@@ -155,9 +167,17 @@ def _show_outcome(ended: TurnEnded) -> None:
 attachment = attachment_picker(workspace, session.id if session else None)
 question = st.chat_input(t("chat_placeholder"), submit_mode="disable", max_chars=4000)
 question = (question or st.session_state.pop(RETRY, None) or "").strip()
+# Turns of this conversation still going, or ended while no page showed them: a turn cut by
+# an app that stopped is left to the conversation's own "interrupted" notice.
+live = runs.shown_to(workspace, "chat", session.id) if session else []
+for run in [run for run in live if run.interrupted]:
+    run.deliver()
+live = [run for run in live if not run.interrupted]
 if session is not None and document is not None:
-    _history(session)
-elif not question:
+    _history(session, live)
+elif not question and not live:
     st.info(t("chat_empty"), icon=":material/lightbulb:")
+for run in live:
+    _follow(run)
 if question:
     _ask(question, session, attachment)

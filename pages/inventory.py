@@ -6,8 +6,9 @@ import json
 import pandas as pd
 import streamlit as st
 
-from application import inventories
+from application import inventories, runs
 from application.inventories import PlanEnded
+from application.runs import Run
 from application.safe_text import csv_safe, csv_safe_frame, sanitize
 from application.workspace import DailyCapReachedError
 from assets import SAMPLE_COSTS_PATH, SAMPLE_NAME, SAMPLE_PATH
@@ -16,7 +17,9 @@ from components.budget import explain_budget_error, explain_model_error
 from components.compare_inventories import compare_with_saved
 from components.context import current, require_workspace
 from components.factors import inventory_factors
+from components.follow import TabGone, heartbeat, tab_connected
 from components.i18n import language, number, t
+from components.open_inventory import ADDED, CATALOGUE
 from components.plan_card import plan_card, plan_downloads
 from components.plan_inputs import SAMPLE_COSTS_NOTE, plan_inputs_section
 from components.sbce import sbce_readiness
@@ -107,6 +110,37 @@ def _ch4_option(origin: str) -> str:
     return t(f"ch4_{origin}", value=number(gwp("CH4", "AR6", origin), 1))
 
 
+def _default(key: str, value: object) -> dict[str, object]:
+    return {} if key in st.session_state else {"default": value}
+
+
+def _index(key: str, index: int) -> dict[str, int]:
+    return {} if key in st.session_state else {"index": index}
+
+
+def _reopen(run: Run) -> None:
+    """Open the inventory ``run`` analyses, with the settings it was read with."""
+    reopen = run.reopen
+    if "data" not in reopen:  # cut by an app that stopped: only its name is known
+        return
+    data = reopen["data"]
+    digest = hashlib.sha256(data).hexdigest()
+    st.session_state[UPLOAD] = (reopen["name"], data)
+    st.session_state.pop(PLAN, None)  # the plan of the inventory open before, if any
+    st.session_state[f"sheets-{digest}"] = list(reopen["sheets"])
+    st.session_state[f"overrides-{digest}"] = dict(reopen["overrides"])
+    st.session_state["gwp-set"] = reopen["gwp_set"]
+    st.session_state["ch4-origin"] = reopen["ch4_origin"]
+    for key, value in ((FACTORS, reopen["factors"]), (ADDED, reopen["added"]),
+                       (COSTS, reopen["costs"]), (CATALOGUE, reopen["catalogue"])):  # fmt: skip
+        if value:
+            st.session_state[key] = value
+        else:
+            st.session_state.pop(key, None)
+    if reopen.get("costs_origin"):
+        st.session_state[f"{COSTS}-origin"] = reopen["costs_origin"]
+
+
 upload_col, sample_col = st.columns([3, 1], vertical_alignment="bottom")
 with upload_col:
     uploaded = st.file_uploader(t("inv_upload"), type=EXTENSIONS)
@@ -124,6 +158,21 @@ if uploaded is not None:
         st.session_state.pop(PLAN, None)
         open_inventory.clear_added()  # the calculator's rows belonged to the other file
     st.session_state[UPLOAD] = payload
+
+# Analyses of this user still going, or ended while no page showed them (a reload, a closed
+# tab): the page opens the inventory one of them read, and follows it below.
+analyses: list[Run] = []
+if context.store is not None and context.user is not None:
+    analyses = runs.shown_to(require_workspace(context), "inventory")
+    for run in [run for run in analyses if run.interrupted]:
+        stamp = f"{run.started_at.astimezone():%d/%m/%Y %H:%M}"
+        st.warning(
+            t("inv_run_cut", name=sanitize(run.title), at=stamp), icon=":material/restart_alt:"
+        )
+        run.deliver()
+    analyses = [run for run in analyses if not run.interrupted]
+    if UPLOAD not in st.session_state and analyses:
+        _reopen(analyses[-1])
 if UPLOAD not in st.session_state:
     st.stop()
 
@@ -132,13 +181,22 @@ digest = hashlib.sha256(data).hexdigest()
 lang = language()
 try:
     all_sheets = _sheets(digest, name, data)
-    picked = st.multiselect(t("inv_sheets"), all_sheets, default=all_sheets, key=f"sheets-{digest}")
+    # A reopened analysis set these keys already (``_reopen``): a default beside them would
+    # be refused by Streamlit, so one is given only to a widget without a value.
+    picked = st.multiselect(
+        t("inv_sheets"),
+        all_sheets,
+        key=f"sheets-{digest}",
+        **_default(f"sheets-{digest}", all_sheets),
+    )
     gwp_col, ch4_col = st.columns(2)
-    gwp_set = gwp_col.selectbox(t("inv_gwp"), GWP_SETS, index=GWP_SETS.index(DEFAULT_GWP_SET))
+    gwp_set = gwp_col.selectbox(
+        t("inv_gwp"), GWP_SETS, key="gwp-set", **_index("gwp-set", GWP_SETS.index(DEFAULT_GWP_SET))
+    )
     ch4_origin = ch4_col.selectbox(
         t("inv_ch4"),
         CH4_ORIGINS,
-        index=CH4_ORIGINS.index(DEFAULT_CH4_ORIGIN),
+        **_index("ch4-origin", CH4_ORIGINS.index(DEFAULT_CH4_ORIGIN)),
         format_func=_ch4_option,
         help=t("inv_ch4_help"),
         disabled=gwp_set != "AR6",
@@ -333,15 +391,13 @@ def _show_outcome(ended: PlanEnded) -> None:
         st.error(t("engine_error", message=str(error)), icon=":material/error:")
 
 
-planning = plan_inputs_section(inventory, digest)
-if st.button(
-    t("inv_analyze"), type="primary", icon=":material/auto_awesome:", disabled=planning is None
-):
-    run = inventories.analyse(
-        workspace, name, data, inventory, previous=previous, factors=own, planning=planning
-    )
+def _follow(run: Run) -> None:
+    """The analysis as it goes, from what it did so far (this page may have been reloaded
+    mid run), then its outcome; its plan becomes the page's plan."""
     try:
-        ended = run_with_trail(run)
+        ended = run_with_trail(run.follow(heartbeat=heartbeat()))
+    except TabGone:  # the run goes on; the next tab on this inventory shows it
+        return
     except DailyCapReachedError as error:
         st.error(error.message(lang), icon=":material/savings:")
     else:
@@ -349,6 +405,52 @@ if st.button(
         if ended.plan is not None:
             st.session_state[PLAN] = (ended.plan, ended.record.number, ended.run_id)
         _show_outcome(ended)
+    if tab_connected():
+        run.deliver()
+
+
+planning = plan_inputs_section(inventory, digest)
+here = [run for run in analyses if run.subject == digest]
+for run in analyses:  # another inventory's analysis: say so, and offer to open it
+    if run.subject != digest:
+        state = t("inv_run_going") if not run.done else t("inv_run_ended")
+        st.info(
+            t("inv_run_elsewhere", name=sanitize(run.title), state=state), icon=":material/sync:"
+        )
+        if "data" in run.reopen:  # a callback: the widgets it sets are drawn already
+            st.button(t("inv_run_open"), key=f"open-run-{run.id}", on_click=_reopen, args=(run,))
+going = any(not run.done for run in here)
+if (
+    st.button(
+        t("inv_analyze"),
+        type="primary",
+        icon=":material/auto_awesome:",
+        disabled=planning is None or going,
+        help=t("inv_run_going") if going else None,
+    )
+    and not going
+):  # a click sent before the button was disabled starts nothing twice
+    reopen = {
+        "name": name,
+        "data": data,
+        "factors": own,
+        "sheets": list(picked),
+        "gwp_set": gwp_set,
+        "ch4_origin": ch4_origin,
+        "overrides": overrides,
+        "added": added,
+        "costs": st.session_state.get(COSTS),
+        "catalogue": st.session_state.get(CATALOGUE),
+        "costs_origin": st.session_state.get(f"{COSTS}-origin"),
+    }
+    here.append(
+        runs.analyse(
+            workspace, name, data, inventory, digest=digest, previous=previous, factors=own,
+            planning=planning, reopen=reopen,
+        )
+    )  # fmt: skip
+for run in here:
+    _follow(run)
 
 if PLAN in st.session_state:
     plan, number, run_id = st.session_state[PLAN]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -57,6 +58,9 @@ NO_REQUEST_ANSWER = (
 class OfflineAnalyst(StreamsWithMetadata, BaseChatModel):
     model_name: str = OFFLINE_MODEL_NAME
     bound_tools: tuple[str, ...] = ()  # the tools an agent offers it, by name
+    # Seconds each reply waits, like a provider's latency: a demo of a long run, or a test
+    # that must act while one goes on. Answers are the same with or without it.
+    pace_s: float = 0.0
 
     @property
     def _llm_type(self) -> str:
@@ -76,6 +80,8 @@ class OfflineAnalyst(StreamsWithMetadata, BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
+        if self.pace_s > 0:
+            time.sleep(self.pace_s)
         request = request_of(run_manager.metadata if run_manager else {})
         call = self._tool_call(request, messages)
         if call is not None:

@@ -1,0 +1,413 @@
+"""Runs that outlive the page: a chat turn or an inventory analysis runs in a worker thread
+the application layer owns, not on the Streamlit script thread.
+
+A widget click, a rerun, a reload or a closed tab ends the *script* that shows a run, never
+the run: what the user paid for goes on, is saved by its use case, and the next page that
+opens the conversation or the inventory follows it (``Run.follow``: what happened so far,
+then the rest as it comes) or shows how it ended, once.
+
+Each run's items are also written, as they come, to a journal of its own in the data
+folder (``runs/<id>.jsonl``): a start line, the engine's events, an end line. A run whose
+journal has no end line was cut by the app stopping; the next app says so instead of
+pretending it never happened (its question, for a chat turn, is kept pending by the store).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import json
+import logging
+import os
+import threading
+import time
+import weakref
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, Literal
+from uuid import uuid4
+
+from pydantic import ValidationError
+
+from application import chat, inventories
+from application.chat import TurnEnded, TurnStarted
+from application.inventories import FactorFile, PlanEnded
+from application.outbox import Journal, Write
+from application.planning import PlanInputs
+from application.workspace import Workspace, model_call
+from engine import AekoImprovementPlan, AekoSession, AgentFinished, EngineEvent
+from engine.dto import AekoUsage
+from engine.errors import LocalizedError
+from engine.inventory import Inventory
+from store.embedded import process_alive
+
+log = logging.getLogger(__name__)
+
+RunKind = Literal["chat", "inventory"]
+
+RUNS_FOLDER = "runs"
+WAIT_S = 0.5  # how long a follower waits for news before it checks in with its page
+KEEP_FINISHED = timedelta(hours=6)  # a finished run nobody came back for is forgotten then
+_MAX_KEPT = 500  # finished runs remembered per data folder at most
+
+
+@dataclass(eq=False)
+class Run:
+    """One run as pages see it: who started it, about what, what it yielded so far, and
+    how it ended. ``subject`` is the conversation's id (chat) or the upload's SHA-256
+    (inventory); ``reopen`` holds what a page needs to show the inventory again."""
+
+    id: str
+    user_id: str
+    kind: RunKind
+    subject: str
+    title: str  # the question, or the file's name
+    started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    started: TurnStarted | None = None  # chat: the accepted turn
+    reopen: dict[str, Any] = field(default_factory=dict)
+    interrupted: bool = False  # read back from the journal of an app that stopped
+    outcome: TurnEnded | PlanEnded | None = None
+    error: BaseException | None = None
+    finished_at: datetime | None = None
+    delivered: bool = False  # a page showed how it ended
+    _items: list[object] = field(default_factory=list, repr=False)
+    _changed: threading.Condition = field(default_factory=threading.Condition, repr=False)
+
+    @property
+    def done(self) -> bool:
+        return self.finished_at is not None
+
+    def follow(self, heartbeat: Callable[[], None] | None = None) -> Iterator[object]:
+        """Everything the run yielded so far, then the rest as it comes, then its outcome
+        (or its error, raised). ``heartbeat`` is called while nothing new comes, so the
+        page's script can notice a rerun request and leave; the run goes on regardless."""
+        shown = 0
+        while True:
+            with self._changed:
+                if shown >= len(self._items) and not self.done:
+                    self._changed.wait(WAIT_S)
+                news = self._items[shown:]
+                shown += len(news)
+                ended = self.done and shown >= len(self._items)
+            yield from news
+            if ended:
+                break
+            if not news and heartbeat is not None:
+                heartbeat()
+        if self.error is not None:
+            raise self.error
+        if self.outcome is not None:
+            yield self.outcome
+
+    def wait(self, timeout_s: float | None = None) -> bool:
+        """Block until the run ends (tests, benchmarks); True when it did."""
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        with self._changed:
+            while not self.done:
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._changed.wait(left)
+        return True
+
+    def deliver(self) -> None:
+        """A page showed how the run ended: a page opened later does not show it again."""
+        self.delivered = True
+
+    def _add(self, item: object) -> None:
+        with self._changed:
+            self._items.append(item)
+            self._changed.notify_all()
+
+    def _end(self, outcome: TurnEnded | PlanEnded | None, error: BaseException | None) -> None:
+        with self._changed:
+            self.outcome, self.error = outcome, error
+            self.finished_at = datetime.now(UTC)
+            self._changed.notify_all()
+
+
+class Runs:
+    """The runs of one data folder in this process: started here, or cut by an app that
+    stopped (read back from their journals). Safe across threads."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self._runs: dict[str, Run] = {}
+        self._lock = threading.Lock()
+        # What the cut runs had spent, by run id: recorded once a store is at hand.
+        self.unrecorded: dict[str, AekoUsage] = {}
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+            for run, spent in _read_cut_runs(folder):
+                self._runs[run.id] = run
+                self.unrecorded[run.id] = spent
+
+    def record_cut_spending(self, workspace: Workspace) -> None:
+        """Record what the runs cut by an app that stopped had spent (from their journals'
+        finished agents), as "interrupted", through the outbox: the daily cap counts it.
+        Idempotent by run id, like every usage write."""
+        with self._lock:
+            unrecorded, self.unrecorded = self.unrecorded, {}
+        for run_id, spent in unrecorded.items():
+            run = self._runs.get(run_id)
+            if run is None or not spent.calls:
+                continue
+            write = Write.usage(
+                run.user_id,
+                run_id,
+                run.kind,
+                spent,
+                outcome="interrupted",
+                session_id=run.subject if run.kind == "chat" else None,
+            )
+            workspace.outbox.submit(workspace.store, write)
+
+    def shown_to(self, user_id: str, kind: RunKind, subject: str | None = None) -> list[Run]:
+        """The runs a page of this user shows, oldest first: those still going, and those
+        that ended without a page showing how."""
+        self._forget_old()
+        with self._lock:
+            runs = list(self._runs.values())
+        return sorted(
+            (
+                run
+                for run in runs
+                if run.user_id == str(user_id)
+                and run.kind == kind
+                and (subject is None or run.subject == subject)
+                and not (run.done and run.delivered)
+            ),
+            key=lambda run: run.started_at,
+        )
+
+    def get(self, run_id: str) -> Run | None:
+        with self._lock:
+            return self._runs.get(run_id)
+
+    def start(self, run: Run, items: Iterator[object]) -> Run:
+        """Drain ``items`` (a use case's stream) in a worker thread into ``run``."""
+        with self._lock:
+            self._runs[run.id] = run
+        journal = _RunJournal(self.folder, run)
+        context = contextvars.copy_context()  # what the page's thread had set, the run keeps
+        worker = threading.Thread(
+            target=context.run,
+            args=(_drain, run, items, journal),
+            name=f"aeko-run-{run.kind}-{run.id[:8]}",
+            daemon=True,  # the journal, not the thread, is what survives the process
+        )
+        worker.start()
+        return run
+
+    def _forget_old(self) -> None:
+        now = datetime.now(UTC)
+        with self._lock:
+            finished = [run for run in self._runs.values() if run.done]
+            for run in finished:
+                seen_long_ago = run.delivered and now - run.finished_at > timedelta(minutes=5)
+                if seen_long_ago or now - run.finished_at > KEEP_FINISHED:
+                    self._forget(run)
+            finished = sorted((r for r in self._runs.values() if r.done), key=_finished_at)
+            for run in finished[: max(0, len(finished) - _MAX_KEPT)]:
+                self._forget(run)
+
+    def _forget(self, run: Run) -> None:
+        del self._runs[run.id]
+        if self.folder is not None:
+            with contextlib.suppress(FileNotFoundError):
+                (self.folder / f"{run.id}.jsonl").unlink()
+
+
+def _finished_at(run: Run) -> datetime:
+    return run.finished_at or run.started_at
+
+
+def _drain(run: Run, items: Iterator[object], journal: _RunJournal) -> None:
+    outcome: TurnEnded | PlanEnded | None = None
+    error: BaseException | None = None
+    try:
+        for item in items:
+            if isinstance(item, TurnEnded | PlanEnded):
+                outcome = item
+                continue
+            run._add(item)
+            journal.event(item)
+    except LocalizedError as failure:  # said to the user in their words: not a bug
+        error = failure
+    except Exception as failure:  # the use cases turn their errors into outcomes; not this
+        log.exception("run %s (%s) failed", run.id, run.kind)
+        error = failure
+    finally:
+        journal.end(outcome, error)
+        run._end(outcome, error)
+
+
+_REGISTRIES: weakref.WeakKeyDictionary[Journal, Runs] = weakref.WeakKeyDictionary()
+_REGISTRIES_LOCK = threading.Lock()
+
+
+def runs_of(workspace: Workspace) -> Runs:
+    """The runs of the workspace's data folder: the folder of its outbox journal (or, with
+    an in-memory journal, runs kept in memory only)."""
+    journal = workspace.outbox.journal
+    with _REGISTRIES_LOCK:
+        runs = _REGISTRIES.get(journal)
+        if runs is None:
+            folder = journal.path.parent / RUNS_FOLDER if journal.path is not None else None
+            runs = _REGISTRIES[journal] = Runs(folder)
+    if runs.unrecorded:
+        runs.record_cut_spending(workspace)
+    return runs
+
+
+def shown_to(workspace: Workspace, kind: RunKind, subject: str | None = None) -> list[Run]:
+    return runs_of(workspace).shown_to(workspace.user.id, kind, subject)
+
+
+def ask(
+    workspace: Workspace,
+    question: str,
+    session: AekoSession | None,
+    *,
+    attachment: str | None = None,
+) -> Run:
+    """Start a chat turn in a worker: ``chat.ask``'s turn is accepted here (so its errors
+    before anything is spent, ``DailyCapReachedError`` and ``StoreError``, are raised to the
+    caller), and the rest runs on its own."""
+    turn = chat.ask(workspace, question, session, attachment=attachment)
+    started = next(turn)
+    assert isinstance(started, TurnStarted)
+    run = Run(
+        id=started.run_id,
+        user_id=str(workspace.user.id),
+        kind="chat",
+        subject=started.session.id,
+        title=question,
+        started=started,
+    )
+    return runs_of(workspace).start(run, turn)
+
+
+def analyse(
+    workspace: Workspace,
+    name: str,
+    data: bytes,
+    inventory: Inventory,
+    *,
+    digest: str,
+    previous: AekoImprovementPlan | None = None,
+    factors: FactorFile | None = None,
+    planning: PlanInputs | None = None,
+    reopen: dict[str, Any] | None = None,
+) -> Run:
+    """Start an inventory analysis in a worker (``inventories.analyse``). ``digest`` (the
+    upload's SHA-256) is what a page finds it by; ``reopen`` what it needs to show the
+    inventory again after a reload. ``DailyCapReachedError`` comes out of ``follow``."""
+    run_id = uuid4().hex
+    items = inventories.analyse(
+        workspace, name, data, inventory, previous=previous, factors=factors,
+        planning=planning, run_id=run_id,
+    )  # fmt: skip
+    run = Run(
+        id=run_id,
+        user_id=str(workspace.user.id),
+        kind="inventory",
+        subject=digest,
+        title=name,
+        reopen=dict(reopen or {}),
+    )
+    return runs_of(workspace).start(run, items)
+
+
+class _RunJournal:
+    """A run's items on disk as they come: ``start``, ``event`` lines, ``end``. The start
+    and the end are fsync'd; the events in between are flushed (a crash may lose the last
+    few, never the fact that the run started)."""
+
+    def __init__(self, folder: Path | None, run: Run) -> None:
+        self.path = folder / f"{run.id}.jsonl" if folder is not None else None
+        self._lock = threading.Lock()
+        self._write(
+            {
+                "op": "start",
+                "id": run.id,
+                "user_id": run.user_id,
+                "kind": run.kind,
+                "subject": run.subject,
+                "title": run.title,
+                "started_at": run.started_at.isoformat(),
+                "pid": os.getpid(),
+            },
+            sync=True,
+        )
+
+    def event(self, item: object) -> None:
+        if isinstance(item, EngineEvent):
+            self._write({"op": "event", "event": item.model_dump(mode="json")})
+
+    def end(self, outcome: TurnEnded | PlanEnded | None, error: BaseException | None) -> None:
+        status = outcome.status if outcome is not None else "failed"
+        saved = outcome.saved if outcome is not None else False
+        error_type = type(error).__name__ if error is not None else None
+        record = {"op": "end", "status": status, "saved": saved, "error": error_type}
+        self._write(record, sync=True)
+
+    def _write(self, record: dict[str, Any], *, sync: bool = False) -> None:
+        if self.path is None:
+            return
+        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+        try:
+            with self._lock, self.path.open("a", encoding="utf-8") as handle:
+                handle.write(line + "\n")
+                handle.flush()
+                if sync:
+                    os.fsync(handle.fileno())
+        except OSError as error:  # a full disk must not stop a paid run
+            log.warning("run journal %s: %s", self.path, error)
+
+
+def _read_cut_runs(folder: Path) -> list[tuple[Run, AekoUsage]]:
+    """The runs an app that stopped left without an end line, as ended ``interrupted``, with
+    what their finished agents had spent; journals of runs that ended are removed (their
+    results are in the database, or in the outbox journal on their way there)."""
+    cut = []
+    for path in sorted(folder.glob("*.jsonl")):
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            records = [json.loads(line) for line in lines if line.strip()]
+        except (OSError, ValueError):
+            records = []
+        if not records or records[0].get("op") != "start":
+            continue
+        start = records[0]
+        if any(record.get("op") == "end" for record in records):
+            with contextlib.suppress(OSError):
+                path.unlink()
+            continue
+        pid = start.get("pid")
+        if pid != os.getpid() and isinstance(pid, int) and process_alive(pid):
+            continue  # another app process on this folder is running it
+        run = Run(
+            id=str(start["id"]),
+            user_id=str(start["user_id"]),
+            kind=start["kind"],
+            subject=str(start["subject"]),
+            title=str(start.get("title", "")),
+            started_at=datetime.fromisoformat(start["started_at"]),
+            interrupted=True,
+        )
+        run.finished_at = datetime.now(UTC)  # learnt now: kept as long as a finished run
+        cut.append((run, _spent(records)))
+    return cut
+
+
+def _spent(records: list[dict[str, Any]]) -> AekoUsage:
+    calls = []
+    for record in records:
+        event = record.get("event") if record.get("op") == "event" else None
+        if isinstance(event, dict) and event.get("kind") == "agent_finished":
+            with contextlib.suppress(ValidationError):
+                calls.append(model_call(AgentFinished.model_validate(event)))
+    return AekoUsage(calls=calls)
