@@ -5,8 +5,6 @@ in sees the sign-in page and nothing else, and each identity, keyed by its provi
 and its subject, is a user of its own (``store.users.get_or_create_by_identity``). Without
 ``[auth]`` the app runs in the single-user local mode, said so in the sidebar, and listens on
 127.0.0.1 only (.streamlit/config.toml).
-
-The texts live here, beside the one page that shows them.
 """
 
 from __future__ import annotations
@@ -15,38 +13,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from components.i18n import language
+from application.safe_text import sanitize
+from components.i18n import t
 from settings import Settings, auth_configured
-
-_TEXTS: dict[str, dict[str, str]] = {
-    "title": {"pt": "Entrar no Aeko Studio", "en": "Sign in to Aeko Studio"},
-    "prompt": {
-        "pt": "Entre com a sua conta da organização para ver as suas conversas, inventários "
-        "e planos. Cada conta vê apenas o que é seu.",
-        "en": "Sign in with your organisation account to see your conversations, inventories "
-        "and plans. Each account sees only its own.",
-    },
-    "sign_in": {"pt": "Entrar", "en": "Sign in"},
-    "sign_out": {"pt": "Sair", "en": "Sign out"},
-    "signed_in_as": {"pt": "Conectado como {who}", "en": "Signed in as {who}"},
-    "no_subject": {
-        "pt": "O provedor de identidade não informou quem você é (iss/sub). Saia e tente de "
-        "novo, ou fale com quem administra o app.",
-        "en": "The identity provider did not say who you are (iss/sub). Sign out and try "
-        "again, or ask whoever runs the app.",
-    },
-    "local_mode": {
-        "pt": "Modo local de um só usuário: sem login, todos que abrem este endereço são o "
-        "mesmo usuário. Configure `[auth]` nos secrets para ativar o login.",
-        "en": "Single-user local mode: no sign-in, everyone who opens this address is the "
-        "same user. Configure `[auth]` in the secrets to turn sign-in on.",
-    },
-}
-
-
-def _t(key: str, **values: object) -> str:
-    texts = _TEXTS[key]
-    return texts.get(language(), texts["pt"]).format(**values)
 
 
 @dataclass(frozen=True)
@@ -93,7 +62,7 @@ def require_sign_in() -> None:
     if not enabled() or identity() is not None:
         return
     st.set_page_config(page_title="Aeko Studio", page_icon=":material/eco:", layout="centered")
-    page = st.Page(_sign_in_page, title=_t("sign_in"), icon=":material/login:", default=True)
+    page = st.Page(_sign_in_page, title=t("auth_sign_in"), icon=":material/login:", default=True)
     st.navigation([page], position="hidden").run()
     st.stop()
 
@@ -111,14 +80,14 @@ def require_identity() -> Identity:
 
 
 def _sign_in_page() -> None:
-    st.title(_t("title"))
+    st.title(t("auth_title"))
     if signed_in():  # a token without iss/sub: nothing to key the user by
-        st.error(_t("no_subject"), icon=":material/person_off:")
-        if st.button(_t("sign_out"), icon=":material/logout:"):
+        st.error(t("auth_no_subject"), icon=":material/person_off:")
+        if st.button(t("auth_sign_out"), icon=":material/logout:"):
             st.logout()
         return
-    st.write(_t("prompt"))
-    if st.button(_t("sign_in"), type="primary", icon=":material/login:", key="aeko_sign_in"):
+    st.write(t("auth_prompt"))
+    if st.button(t("auth_sign_in"), type="primary", icon=":material/login:", key="aeko_sign_in"):
         st.login()
 
 
@@ -128,8 +97,8 @@ def account_sidebar(settings: Settings) -> None:
         who = identity() if settings.auth_enabled else None
         if who is None:
             if not settings.auth_enabled:
-                st.caption(":material/person: " + _t("local_mode"))
+                st.caption(":material/person: " + t("auth_local_mode"))
             return
-        st.caption(":material/account_circle: " + _t("signed_in_as", who=who.label))
-        if st.button(_t("sign_out"), icon=":material/logout:", key="aeko_sign_out"):
+        st.caption(":material/account_circle: " + t("auth_signed_in_as", who=sanitize(who.label)))
+        if st.button(t("auth_sign_out"), icon=":material/logout:", key="aeko_sign_out"):
             st.logout()

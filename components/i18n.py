@@ -434,6 +434,29 @@ TEXTS: dict[str, dict[str, str]] = {
     "inv_previous": {"pt": "Relatório anterior (opcional)", "en": "Previous report (optional)"},
     "inv_previous_none": {"pt": "Nenhum", "en": "None"},
     "inv_analyze": {"pt": "Analisar e gerar o plano", "en": "Analyse and write the plan"},
+    # Sign-in (components/auth.py)
+    "auth_title": {"pt": "Entrar no Aeko Studio", "en": "Sign in to Aeko Studio"},
+    "auth_prompt": {
+        "pt": "Entre com a sua conta da organização para ver as suas conversas, inventários "
+        "e planos. Cada conta vê apenas o que é seu.",
+        "en": "Sign in with your organisation account to see your conversations, inventories "
+        "and plans. Each account sees only its own.",
+    },
+    "auth_sign_in": {"pt": "Entrar", "en": "Sign in"},
+    "auth_sign_out": {"pt": "Sair", "en": "Sign out"},
+    "auth_signed_in_as": {"pt": "Conectado como {who}", "en": "Signed in as {who}"},
+    "auth_no_subject": {
+        "pt": "O provedor de identidade não informou quem você é (iss/sub). Saia e tente de "
+        "novo, ou fale com quem administra o app.",
+        "en": "The identity provider did not say who you are (iss/sub). Sign out and try "
+        "again, or ask whoever runs the app.",
+    },
+    "auth_local_mode": {
+        "pt": "Modo local de um só usuário: sem login, todos que abrem este endereço são o "
+        "mesmo usuário. Configure `[auth]` nos secrets para ativar o login.",
+        "en": "Single-user local mode: no sign-in, everyone who opens this address is the "
+        "same user. Configure `[auth]` in the secrets to turn sign-in on.",
+    },
     "inv_plan": {"pt": "Plano de melhoria", "en": "Improvement plan"},
     "inv_run_going": {"pt": "em andamento", "en": "still running"},
     "inv_run_ended": {"pt": "concluída", "en": "finished"},
