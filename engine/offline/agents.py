@@ -34,7 +34,7 @@ from engine.offline.calculation import answer_calculation, read_calculation
 from engine.offline.facts import Facts
 from engine.offline.intent import classify
 from engine.offline.language import Language, detect_language
-from engine.offline.own_data import asks_about_attached, own_data_answer
+from engine.offline.own_data import OWN_DATA, asks_about_attached, own_data_answer
 from engine.offline.regulation import is_sbce_question, sbce_amount, sbce_answer
 from engine.offline.request import facts_of, inventory_of, language_of
 from engine.protocol import PLAN_HEADINGS, fold
@@ -153,12 +153,6 @@ _NO_INVENTORY = {
     "will answer from it; I can also compute emissions from consumption, for example "
     '"1,000 L of diesel in 2024".',
 }
-# Whose figures: the user's own, in the first person, or "the company's".
-_OWN_DATA = re.compile(
-    r"(?<![a-z])(?:nosso|nossa|nossos|nossas|meu|minha|meus|minhas|our|my|we|emitimos|"
-    r"consumimos|da empresa|the company|inventario anexado|attached inventory|este inventario|"
-    r"this inventory)(?![a-z])"
-)
 # ... asked for as figures: an amount, a total, a share or a ranking. "How does a PPA show up
 # in our scope 2?" names the user's scope but asks how the accounting works.
 _FIGURES = re.compile(
@@ -184,7 +178,7 @@ def asks_about_own_data(question: str) -> bool:
     even without them."""
     text = " ".join(re.sub(r"[^a-z0-9]+", " ", fold(question)).split()) + " "
     return (
-        _OWN_DATA.search(text) is not None
+        OWN_DATA.search(text) is not None
         and _FIGURES.search(text) is not None
         and _HYPOTHESIS.search(text) is None
         and _ADVICE.search(text) is None

@@ -196,9 +196,13 @@ def _value(dimension: str, value: str, lang: Language) -> str:
     return value
 
 
-_MINE = (" nosso", " nossa", " nossos", " nossas", " our ", " we ", " my ", " meu ", " minha ",
-         "emitimos", " us ", "da empresa", "the company", "inventario anexado",
-         "attached inventory")  # fmt: skip
+# Whose figures: the user's own, in the first person, or "the company's". One list for the
+# chat with an inventory attached (a lookup in it) and without (an honest "load it first").
+OWN_DATA = re.compile(
+    r"(?<![a-z])(?:nosso|nossa|nossos|nossas|meu|minha|meus|minhas|our|my|we|us|emitimos|"
+    r"consumimos|da empresa|the company|inventario anexado|attached inventory|este inventario|"
+    r"this inventory)(?![a-z])"
+)
 # Asking what to do about the figures is a plan or an alternatives question, not a lookup.
 _ADVICE = re.compile(
     r"\b(?:substitu|alternativ|reduzir|reduce|replace|switch|troca|plano|plan\b|plans\b|"
@@ -210,5 +214,5 @@ _ADVICE = re.compile(
 def asks_about_attached(question: str) -> bool:
     """A lookup in the user's own figures ("how much do our leaks add up to?"), which the
     attached inventory answers; advice about them goes to the analysts that give advice."""
-    text = f" {fold(question)} "
-    return any(cue in text for cue in _MINE) and not _ADVICE.search(text)
+    text = " ".join(re.sub(r"[^a-z0-9.]+", " ", fold(question)).split())
+    return OWN_DATA.search(text) is not None and not _ADVICE.search(text)
