@@ -13,8 +13,9 @@ from datetime import date
 
 import pytest
 
-from engine.emissions import read_factor_csv
+from engine.emissions import activities, read_factor_csv
 from engine.inventory import InventoryError, NoEmissionsColumnError, load_inventory
+from engine.inventory.activity import _with_use
 from engine.inventory.errors import ActivityUnitError
 from tests.inventory_fixtures import xlsx
 
@@ -264,6 +265,84 @@ def test_a_date_column_picks_the_blend_in_force_on_the_day():
     march = diesel_b(380.0, B14, DIESEL_ROAD)
     assert inventory.total_tco2e == pytest.approx(co2e(february) + co2e(march), rel=1e-9)
     assert inventory.biogenic_co2_t == pytest.approx(february["bio"] + march["bio"], rel=1e-9)
+
+
+# --- the use a row names keeps the product ------------------------------------------------------
+
+# IPCC 2006 Vol. 2: Ch. 2 Table 2.3 (stationary) and Ch. 3 Table 3.3.1 (off-road) apply to the
+# fossil diesel of either; only diesel B carries biodiesel, whose CO2 is biogenic.
+USES = ("stationary", "road", "offroad")
+
+
+def diesel_by_use_workbook() -> bytes:
+    stationary = [["Combustão estacionária – consumo de combustíveis – 2024"], []]
+    stationary.append(["Fonte de emissão", "Combustível", "Quantidade", "Unidade de medida"])
+    stationary += [
+        ["Gerador de emergência", "Óleo diesel sem biodiesel", 2_000.0, "litros"],
+        ["Gerador da portaria", "Óleo diesel S10", 3_000.0, "litros"],
+    ]
+    mobile = [["Combustão móvel – consumo de combustíveis – 2024"], []]
+    mobile.append(["Fonte de emissão", "Combustível", "Quantidade", "Unidade de medida"])
+    mobile += [
+        ["Empilhadeiras", "Diesel puro", 1_000.0, "litros"],
+        ["Tratores", "Óleo diesel S10", 1_500.0, "litros"],
+    ]
+    return xlsx({"Combustão estacionária": stationary, "Combustão móvel": mobile})
+
+
+def test_a_generator_or_forklift_keeps_diesel_a_and_diesel_b_apart():
+    inventory = load_inventory(diesel_by_use_workbook(), filename="diesel_2024.xlsx")
+    chosen = inventory.table.groupby("source")["activity"].unique().to_dict()
+    assert {source: list(ids) for source, ids in chosen.items()} == {
+        "Gerador de emergência": ["diesel_a_stationary"],  # diesel A, never diesel B
+        "Gerador da portaria": ["diesel_stationary"],
+        "Empilhadeiras": ["diesel_a_offroad"],
+        "Tratores": ["diesel_offroad"],
+    }
+    annual_share = (B12 * 60 + B14 * 306) / 366
+    rows = [
+        diesel_b(2_000.0, 0.0, DIESEL_STATIONARY),  # no biodiesel: all fossil
+        diesel_b(3_000.0, annual_share, DIESEL_STATIONARY),
+        diesel_b(1_000.0, 0.0, DIESEL_OFFROAD),
+        diesel_b(1_500.0, annual_share, DIESEL_OFFROAD),
+    ]
+    assert inventory.total_tco2e == pytest.approx(math.fsum(co2e(r) for r in rows), rel=1e-9)
+    assert inventory.biogenic_co2_t == pytest.approx(rows[1]["bio"] + rows[3]["bio"], rel=1e-9)
+    assert not [f for f in inventory.findings if f.code.startswith("activity")]
+
+
+def same_product(a, b) -> bool:
+    """From the library's raw fields: the id's stem (the id less its use) and the blend."""
+
+    def stem(info):
+        return info.id.rsplit("_", 1)[0]
+
+    def blend(info):
+        return (info.fuel, info.blend, info.bio_fuel)
+
+    return stem(a) == stem(b) and blend(a) == blend(b)
+
+
+def in_use(info, use: str) -> bool:
+    if use == "stationary":
+        return info.category == "Combustão estacionária"
+    return info.use == use
+
+
+FUELS = [info for info in activities() if info.fuel is not None]
+
+
+@pytest.mark.parametrize("info", FUELS, ids=[info.id for info in FUELS])
+def test_another_use_of_an_activity_is_the_same_product_or_none(info):
+    for use in USES:
+        chosen = _with_use(info, use)
+        exists = [a for a in FUELS if same_product(a, info) and in_use(a, use)]
+        if chosen is None:
+            assert not exists, f"{info.id} in {use}: the library has {exists[0].id}"
+        else:
+            assert same_product(chosen, info) and in_use(chosen, use), (info.id, use, chosen.id)
+            if in_use(info, use):
+                assert chosen is info  # the row's own activity already fits
 
 
 # --- a table with both activity data and the workbook's own emissions -------------------------

@@ -339,12 +339,22 @@ def _use_hint(text: str | None) -> str | None:
     return next((use for use, pattern in _USE_WORDS if pattern.search(folded)), None)
 
 
+def _product(info: ActivityInfo) -> tuple[object, ...]:
+    """What is burnt, whatever the use: the fuel and everything that sets its factors but
+    the use. Diesel A (B0) and diesel B share ``fuel = "diesel"``; B splits the volume by
+    its biodiesel share (``blend``, ``bio_fuel``) and reports that part's CO2 as biogenic."""
+    return (info.fuel, info.method, info.blend, info.bio_fuel, info.properties,
+            info.bio_properties, info.fallback_fuel)  # fmt: skip
+
+
 def _with_use(info: ActivityInfo, use: str | None) -> ActivityInfo | None:
-    """The same fuel burnt the way ``use`` says; None when the library has no factor for
-    that use (a guess would be wrong by the factor's whole difference)."""
+    """The same product (fuel, blend and all: ``_product``) burnt the way ``use`` says;
+    None when the library has no factor for that product in that use (a guess, even
+    another blend of the same fuel, would be wrong by the factor's whole difference)."""
     if info.fuel is None or use is None:
         return info
-    siblings = [a for a in activities() if a.fuel == info.fuel]
+    product = _product(info)
+    siblings = [a for a in activities() if _product(a) == product]
     if use == "stationary":
         if info.category == _STATIONARY:
             return info
