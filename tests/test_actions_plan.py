@@ -601,3 +601,27 @@ def test_build_plan_actions_fills_the_plan(monkeypatch, ten_thousand):
     assert untargeted.target is None and untargeted.path == []
     assert all(a.deadline is None for a in untargeted.actions)
     assert math.isclose(untargeted.total_low_tco2e, 3_000.0)
+
+
+def test_the_default_actions_of_an_inventory_are_computed_once_and_handed_out_as_copies(
+    monkeypatch,
+):
+    from engine.actions import build_plan_actions, planner
+
+    calls = []
+    propose = planner.propose
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return propose(*args, **kwargs)
+
+    monkeypatch.setattr(planner, "propose", counted)
+    inventory = load_inventory(SAMPLE_PATH.read_bytes(), filename=SAMPLE_PATH.name)
+    first = build_plan_actions(inventory)
+    first.actions.clear()  # a caller's change stays its own
+    second = build_plan_actions(inventory)
+    assert len(calls) == 1 and second.actions
+    assert second == build_plan_actions(inventory)
+    other = load_inventory(SAMPLE_PATH.read_bytes(), filename=SAMPLE_PATH.name)
+    assert build_plan_actions(other) == second  # the same numbers for an equal inventory
+    assert len(calls) == 2  # but another inventory object is planned on its own

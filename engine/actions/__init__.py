@@ -7,6 +7,9 @@ plan needs them.
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -44,6 +47,20 @@ def build_plan_actions(
 ) -> PlanActions:
     """The planner's actions for ``inventory``, scheduled against ``target`` when one is
     given, with each installation's SBCE standing."""
+    if target is None and catalogue is None and costs is None and start_year is None:
+        return _DEFAULT_PLANS.get(inventory)
+    return _build(inventory, target=target, catalogue=catalogue, costs=costs,
+                  start_year=start_year)  # fmt: skip
+
+
+def _build(
+    inventory: Inventory,
+    *,
+    target: Target | None,
+    catalogue: Catalogue | None,
+    costs: Mapping[str, Costs] | None,
+    start_year: int | None,
+) -> PlanActions:
     # Imported here: the planner is its own module, and loading this package must not
     # need it (the model and the texts are read without it).
     from engine.actions.planner import propose
@@ -89,3 +106,33 @@ __all__ = [
     "sbti_target",
     "schedule",
 ]
+
+
+class _DefaultPlans:
+    """The default actions of the last few inventories, by identity: one chat question about
+    a plan asks for them twice (the tool, then the offline analyst), and each costs the
+    planner's whole pass over the table. An ``Inventory`` does not change once loaded; a
+    copy is handed out, so a caller's changes stay its own."""
+
+    _KEPT = 8
+
+    def __init__(self) -> None:
+        self._plans: OrderedDict[int, tuple[weakref.ref[Inventory], PlanActions]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, inventory: Inventory) -> PlanActions:
+        key = id(inventory)
+        with self._lock:
+            kept = self._plans.get(key)
+            if kept is not None and kept[0]() is inventory:
+                self._plans.move_to_end(key)
+                return kept[1].model_copy(deep=True)
+        plan = _build(inventory, target=None, catalogue=None, costs=None, start_year=None)
+        with self._lock:
+            self._plans[key] = (weakref.ref(inventory), plan)
+            while len(self._plans) > self._KEPT:
+                self._plans.popitem(last=False)
+        return plan.model_copy(deep=True)
+
+
+_DEFAULT_PLANS = _DefaultPlans()
