@@ -9,9 +9,10 @@ The server is supervised: ``EmbeddedServer.revive`` starts it again on the same 
 when it is free, the same port) when its process is gone, which the store checks at the start
 of every rerun and after a failed write. After a failure (``after_failure``) it also handles a
 server that is there but hung (stopped, deadlocked): alive, yet answering no ping twice in a
-row, it is killed and started again. Only the folder's own server is ever killed: our child,
-or the pid ``server.json`` names when that process runs ``secantusd-py`` on this folder and
-port. ``server.json`` is shared by every app process on the folder and rewritten by whichever
+row, it is killed and started again; so is a hung server an app process finds on starting up
+(``start_or_join``). Only the folder's own server is ever killed: our child, or the pid
+``server.json`` names when that process runs ``secantusd-py`` on this folder and port.
+``server.json`` is shared by every app process on the folder and rewritten by whichever
 of them restarts the server, under the folder's lock, so a joiner may restart it too.
 """
 
@@ -78,7 +79,7 @@ class EmbeddedServer:
         """Whether the server answers a ping (a network round trip) in ``timeout_s``, trying
         up to ``tries`` times so that one slow answer from a busy server is not taken for a
         hang."""
-        return any(_pings(self.port, timeout_s=timeout_s) for _ in range(tries))
+        return _answers(self.port, timeout_s=timeout_s, tries=tries)
 
     def revive(self, *, after_failure: bool = False, timeout_s: float = _RESTART_TIMEOUT_S) -> bool:
         """Start the server again on the same folder when its process is gone. With
@@ -99,10 +100,7 @@ class EmbeddedServer:
             if running is not None:  # another app process on the folder was quicker
                 self.port, self.pid, self.process = running.port, running.pid, None
             else:
-                try:
-                    started = _start(self.data_dir, timeout_s, port=self.port)
-                except StoreUnavailableError:  # the old port is taken: any free one
-                    started = _start(self.data_dir, timeout_s)
+                started = _start_preferring(self.data_dir, timeout_s, self.port)
                 owned_before = self.process is not None
                 self.port, self.process, self.pid = started.port, started.process, started.pid
                 _write_state(self.data_dir, self.pid, self.port)
@@ -124,19 +122,7 @@ class EmbeddedServer:
             except subprocess.TimeoutExpired:
                 return False
             return True
-        if _state(self.data_dir) != (self.pid, self.port):
-            return False
-        if not _is_server(self.pid, self.data_dir, self.port):
-            return False
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
-        # Not our child: its parent reaps it; ``process_alive`` counts the zombie meanwhile as gone.
-        deadline = time.monotonic() + _KILL_WAIT_S
-        while process_alive(self.pid):
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.05)
-        return True
+        return _kill_named(self.data_dir, self.pid, self.port)
 
     def stop(self) -> None:
         """Stop the server if this process started it."""
@@ -156,17 +142,79 @@ class EmbeddedServer:
 
 
 def start_or_join(data_dir: Path, *, timeout_s: float = _START_TIMEOUT_S) -> EmbeddedServer:
-    """The server for ``data_dir``: the one already running there, or a new one."""
+    """The server for ``data_dir``: the one already running there, or a new one.
+
+    A server ``server.json`` names that is alive but hung (it answers no ping, twice, as the
+    supervisor checks) holds the folder's storage lock, so no new server could start there:
+    when it is the folder's own ``secantusd-py`` it is killed and a new one started (on its
+    port when that is free)."""
     data_dir = data_dir.resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
     with _locked(data_dir / _LOCK_FILE):
         running = _running(data_dir)
         if running is not None:
             return running
-        server = _start(data_dir, timeout_s)
+        port = None  # a dead server's (stale server.json) or a stranger's: any free one
+        state = _state(data_dir)
+        if state is not None and process_alive(state[0]):
+            pid, hung_port = state
+            # Busy after all, or not ours (a reused pid): left alone. Hung and not dying
+            # (stuck in the kernel): no server can start on the folder.
+            if _is_server(pid, data_dir, hung_port) and not _answers(hung_port):
+                if not _kill_named(data_dir, pid, hung_port):
+                    raise StoreUnavailableError(f"embedded server in {data_dir}", embedded=True)
+                port = hung_port  # its port, now free, unless another process took it
+        server = _start_preferring(data_dir, timeout_s, port)
         _write_state(data_dir, server.pid, server.port)
     atexit.register(server.stop)
     return server
+
+
+def _kill_named(data_dir: Path, pid: int, port: int) -> bool:
+    """SIGKILL the folder's hung server ``pid`` and wait until it is gone; call with the
+    folder's lock held. Only when ``server.json`` names it (pid and port) and its command line
+    is ``secantusd-py`` on this folder and port, so a reused pid is never killed. False when
+    it is not ours to kill or it did not die."""
+    if _state(data_dir) != (pid, port):
+        return False
+    if not _is_server(pid, data_dir, port):
+        return False
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)  # SIGKILL also ends a stopped (SIGSTOP) process
+    deadline = time.monotonic() + _KILL_WAIT_S
+    while not _killed_gone(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _killed_gone(pid: int) -> bool:
+    """Whether the SIGKILLed ``pid`` is gone with every thread of it (which may hold the
+    folder's lock a moment longer than its main thread). Our child (started by an earlier
+    ``start_or_join`` in this process) is reaped, leaving no zombie: a killed process keeps its
+    pid until reaped, so this reaps no other; another's child its parent reaps."""
+    with contextlib.suppress(ChildProcessError):  # not our child
+        if os.waitpid(pid, os.WNOHANG)[0] == pid:
+            return True
+    if process_alive(pid):
+        return False
+    # A killed leader is a zombie as soon as its own thread ends, before the others have.
+    for task in Path(f"/proc/{pid}/task").glob("*/stat"):  # none without /proc (macOS)
+        with contextlib.suppress(FileNotFoundError):
+            if task.read_text().rpartition(")")[2].split()[:1] not in (["Z"], ["X"], []):
+                return False
+    return True
+
+
+def _start_preferring(data_dir: Path, timeout_s: float, port: int | None) -> EmbeddedServer:
+    """A new server on ``data_dir``, on ``port`` when given and free, else on any free one."""
+    if port:
+        try:
+            return _start(data_dir, timeout_s, port=port)
+        except StoreUnavailableError:  # the old port is taken: any free one
+            pass
+    return _start(data_dir, timeout_s)
 
 
 def _write_state(data_dir: Path, pid: int, port: int) -> None:
@@ -308,6 +356,12 @@ def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def _answers(port: int, *, timeout_s: float = HUNG_PING_TIMEOUT_S, tries: int = HUNG_PINGS) -> bool:
+    """Whether the server on ``port`` answers a ping in ``timeout_s``, in up to ``tries``
+    tries: one slow answer from a busy server is not taken for a hang."""
+    return any(_pings(port, timeout_s=timeout_s) for _ in range(tries))
 
 
 def _pings(port: int, *, timeout_s: float) -> bool:

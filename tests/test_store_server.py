@@ -4,6 +4,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -303,7 +304,7 @@ def test_a_joiner_kills_a_hung_server_only_when_server_json_names_it(tmp_path):
 
         assert joiner.revive(after_failure=True) is True and joiner.restarts == 1
         assert joiner.owned and joiner.pid != hung  # it started the new one: now its owner
-        owner.process.wait(timeout=10)  # the owner's child died; the owner reaps it
+        owner.process.wait(timeout=10)  # its child died; the joiner's kill (here) reaped it
         assert owner.revive() is True and not owner.owned and owner.port == joiner.port
         assert joiner.answers()
     finally:
@@ -312,6 +313,58 @@ def test_a_joiner_kills_a_hung_server_only_when_server_json_names_it(tmp_path):
         for server in (joiner, owner):
             if server is not None:
                 server.stop()
+
+
+def test_an_app_starting_on_a_folder_whose_server_hangs_kills_it_and_starts_another(tmp_path):
+    first = start_or_join(tmp_path)
+    hung = first.pid
+    server: EmbeddedServer | None = None
+    try:
+        client = MongoClient(first.uri, journal=True)  # as the store writes: on disk when acked
+        client.aeko_test.things.insert_one({"_id": "kept", "value": 1})
+        client.close()
+        _hang(hung)  # server.json names it, it is alive, and it answers nothing
+
+        # A new app process on the folder (start_or_join keeps nothing per process).
+        server = start_or_join(tmp_path)
+        assert server.owned and server.pid != hung
+        with pytest.raises(ProcessLookupError):  # killed and reaped: no zombie left over
+            os.kill(hung, 0)
+        assert not first.alive()
+        state = json.loads((tmp_path / "server.json").read_text())
+        assert state == {"pid": server.pid, "port": server.port}
+        assert server.answers()
+        client = MongoClient(server.uri)
+        assert client.aeko_test.things.find_one({"_id": "kept"}) == {"_id": "kept", "value": 1}
+        client.close()
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # only when the test failed early
+            os.kill(hung, signal.SIGKILL)
+        for started in (server, first):
+            if started is not None:
+                started.stop()
+
+
+def test_starting_leaves_a_live_process_alone_that_is_not_the_folders_server(tmp_path):
+    # server.json names a live process that answers no ping but is no secantusd on this
+    # folder (a reused pid): it is never killed; a new server starts beside it.
+    stranger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    server: EmbeddedServer | None = None
+    try:
+        with socket.socket() as sock:  # a port nothing listens on
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        (tmp_path / "server.json").write_text(json.dumps({"pid": stranger.pid, "port": port}))
+        server = start_or_join(tmp_path)
+        assert server.owned and server.answers()
+        assert stranger.poll() is None
+        state = json.loads((tmp_path / "server.json").read_text())
+        assert state == {"pid": server.pid, "port": server.port}
+    finally:
+        stranger.kill()
+        stranger.wait(timeout=10)
+        if server is not None:
+            server.stop()
 
 
 def test_a_killed_server_left_a_zombie_counts_as_gone(tmp_path):
