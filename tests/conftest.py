@@ -104,6 +104,20 @@ def db_store(mongo):
     mongo.client.drop_database(name)
 
 
+@pytest.fixture
+def app_env(mongo, monkeypatch, tmp_path):
+    """The app (AppTest) pointed at the test server, in a database of its own, offline."""
+    uri = os.environ.get("MONGODB_URI") or mongo.server.uri
+    name = f"aeko_app_{uuid4().hex[:10]}"
+    monkeypatch.setenv("MONGODB_URI", uri)
+    monkeypatch.setenv("MONGODB_DB", name)
+    monkeypatch.setenv("AEKO_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    yield mongo.client[name]
+    mongo.client.drop_database(name)
+
+
 # The browser tests' Chromium and pages (tests/browser_app.py starts the app itself).
 
 

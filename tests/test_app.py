@@ -3,10 +3,7 @@ database (the session's embedded server, or MONGODB_URI)."""
 
 import io
 import json
-import os
 from datetime import UTC, datetime
-from pathlib import Path
-from uuid import uuid4
 
 import openpyxl
 import pandas as pd
@@ -20,34 +17,8 @@ from engine.agents.catalog import FAQ, GUARDRAIL, ORCHESTRATOR, POLLUTANTS_ANALY
 from engine.models.scripted import ScriptedChatModel
 from store.client import Store
 from store.indexes import ensure_indexes
-
-ROOT = Path(__file__).resolve().parents[1]
-TIMEOUT = 120
-
-
-@pytest.fixture
-def app_env(mongo, monkeypatch, tmp_path):
-    """The app pointed at the test server, in a database of its own."""
-    uri = os.environ.get("MONGODB_URI") or mongo.server.uri
-    name = f"aeko_app_{uuid4().hex[:10]}"
-    monkeypatch.setenv("MONGODB_URI", uri)
-    monkeypatch.setenv("MONGODB_DB", name)
-    monkeypatch.setenv("AEKO_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
-    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
-    yield mongo.client[name]
-    mongo.client.drop_database(name)
-
-
-def _app(page: str | None = None, **params) -> AppTest:
-    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    for key, value in params.items():
-        app.query_params[key] = value
-    app.run()
-    if page:
-        app.switch_page(page).run()
-    assert not app.exception, app.exception
-    return app
+from tests.app_pages import ROOT, TIMEOUT
+from tests.app_pages import run_app as _app
 
 
 def _prepare_downloads(app: AppTest) -> None:

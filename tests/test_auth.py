@@ -1,19 +1,14 @@
 """Sign-in (issue #15): identities become users of their own, each sees only its own data,
 and without ``[auth]`` the app says it runs in the single-user local mode."""
 
-import os
-from pathlib import Path
-from uuid import uuid4
-
 import pytest
 from bson import ObjectId
 from streamlit.testing.v1 import AppTest
 
 from settings import auth_configured, load_settings
 from store.errors import NotFoundError
+from tests.app_pages import ROOT, TIMEOUT
 
-ROOT = Path(__file__).resolve().parents[1]
-TIMEOUT = 120
 ISSUER = "https://login.example.org/realms/aeko"
 AUTH = {
     "redirect_uri": "http://localhost:8501/oauth2callback",
@@ -92,19 +87,6 @@ def test_one_identity_cannot_open_another_s_conversation(db_store):
 
 
 # The app
-
-
-@pytest.fixture
-def app_env(mongo, monkeypatch, tmp_path):
-    uri = os.environ.get("MONGODB_URI") or mongo.server.uri
-    name = f"aeko_auth_{uuid4().hex[:10]}"
-    monkeypatch.setenv("MONGODB_URI", uri)
-    monkeypatch.setenv("MONGODB_DB", name)
-    monkeypatch.setenv("AEKO_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
-    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
-    yield mongo.client[name]
-    mongo.client.drop_database(name)
 
 
 def _app(user: dict | None, *, auth: bool = True, **params) -> AppTest:

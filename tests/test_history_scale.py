@@ -2,10 +2,9 @@
 database; a chat rerun reads the session document once. Round trips are counted with a
 pymongo ``CommandListener``; nothing here measures wall-clock time (see bench/history.py)."""
 
-import os
+import contextlib
 import threading
-from pathlib import Path
-from uuid import uuid4
+from collections.abc import Iterator
 
 import pytest
 from pymongo import monitoring
@@ -15,9 +14,8 @@ from engine import AekoImprovementPlan, AekoMessage
 from engine.dto import utc_now
 from store.client import Store
 from store.indexes import ensure_indexes
+from tests.app_pages import run_app as _app
 
-ROOT = Path(__file__).resolve().parents[1]
-TIMEOUT = 120
 # The shell every page shares (components/startup.py, components/context.py): the status
 # line's ping and the signed-in user. Counted apart from the page's own reads.
 SHELL = {("ping", None), ("findAndModify", "user"), ("find", "user"), ("update", "user")}
@@ -43,6 +41,16 @@ class Commands(monitoring.CommandListener):
     def failed(self, event: monitoring.CommandFailedEvent) -> None:
         pass
 
+    @contextlib.contextmanager
+    def record(self) -> Iterator[list[tuple[str, str | None]]]:
+        """What is sent inside the block, from an empty list."""
+        self.seen.clear()
+        self.recording = True
+        try:
+            yield self.seen
+        finally:
+            self.recording = False
+
     def page(self) -> list[tuple[str, str | None]]:
         return [c for c in self.seen if c not in SHELL and c[0] not in {"endSessions"}]
 
@@ -52,29 +60,10 @@ monitoring.register(COMMANDS)  # before the app's client exists: it is created p
 
 
 @pytest.fixture
-def app_env(mongo, monkeypatch, tmp_path):
-    uri = os.environ.get("MONGODB_URI") or mongo.server.uri
-    name = f"aeko_scale_{uuid4().hex[:10]}"
-    monkeypatch.setenv("MONGODB_URI", uri)
-    monkeypatch.setenv("MONGODB_DB", name)
-    monkeypatch.setenv("AEKO_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
-    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
-    database = mongo.client[name]
-    ensure_indexes(database)
-    yield Store(mongo.client, database, "test")
-    mongo.client.drop_database(name)
-
-
-def _app(page: str | None = None, **params) -> AppTest:
-    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    for key, value in params.items():
-        app.query_params[key] = value
-    app.run()
-    if page:
-        app.switch_page(page).run()
-    assert not app.exception, app.exception
-    return app
+def app_env(app_env, mongo):
+    """The app's database as a store, its indexes made."""
+    ensure_indexes(app_env)
+    return Store(mongo.client, app_env, "test")
 
 
 def _seed_conversation(store: Store, user_id: str, name: str, turns: int) -> str:
@@ -97,12 +86,8 @@ def test_a_chat_rerun_makes_at_most_three_round_trips_for_its_page(app_env):
     opened = _seed_conversation(app_env, user.id, "Aberta", 3)
     app = _app(session=opened)
     assert "Resposta 2" in "\n".join(m.value for m in app.markdown)
-    COMMANDS.seen.clear()
-    COMMANDS.recording = True
-    try:
+    with COMMANDS.record():
         app.run()  # a rerun of the open conversation, as after any widget change
-    finally:
-        COMMANDS.recording = False
     assert not app.exception, app.exception
     page = COMMANDS.page()
     assert len(page) <= 3, page
@@ -167,12 +152,8 @@ def test_plan_totals_are_kept_beside_the_plan_and_a_list_reads_no_actions(db_sto
     kept = db_store.db.improvement_plan.count_documents({"actions_totals": {"$ne": None}})
     assert kept == 3
     history._actions.clear()  # a new process: nothing kept in memory
-    COMMANDS.seen.clear()
-    COMMANDS.recording = True
-    try:
+    with COMMANDS.record():
         again = history.plans_page(workspace)
-    finally:
-        COMMANDS.recording = False
     assert [e.totals for e in again.items] == [e.totals for e in first.items]
     assert COMMANDS.seen == [("find", "improvement_plan")]  # one query, no plan_actions
     [entry] = history.with_actions(workspace, again.items[:1])

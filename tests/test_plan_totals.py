@@ -97,13 +97,9 @@ def _independent_totals(store: Store, user_id: str, run_id: str) -> dict:
 def _first_listing(workspace: Workspace) -> tuple[history.Page, list]:
     history._actions.clear()  # a new process: nothing kept in memory
     history._no_actions.clear()
-    COMMANDS.seen.clear()
-    COMMANDS.recording = True
-    try:
+    with COMMANDS.record() as seen:
         page = history.plans_page(workspace)
-    finally:
-        COMMANDS.recording = False
-    return page, list(COMMANDS.seen)
+    return page, list(seen)
 
 
 def test_an_analysed_plan_is_saved_with_its_totals_and_listed_without_its_actions(
