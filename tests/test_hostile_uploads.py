@@ -21,7 +21,7 @@ from engine.inventory import load_inventory
 from engine.inventory.errors import InflatedFileError, TooManyRowsError
 from engine.inventory.reader import Limits, read_sheets, sheet_names
 from tests import inventory_fixtures as fx
-from tests.test_app import _inventory_page, app_env  # noqa: F401 - the app's fixture
+from tests.test_app import _inventory_page
 
 ROOT = Path(__file__).resolve().parents[1]
 SHEET = "xl/worksheets/sheet1.xml"
