@@ -419,9 +419,12 @@ def test_batch_errors_raise_with_the_row_or_are_collected(library):
 
 
 # --- the shipped library, hand-computed from its sources --------------------------------------
-# Sources as listed in engine/emissions/data/README.md: IPCC 2006 Vol. 2 Tables 1.2 (NCV),
-# 2.3 and 3.2.1/3.2.2 (factors); GHG Protocol tools' generic densities; MCTI SIN factors;
-# IPCC 2006 Vol. 3 Tables 2.1 and 7.9; AR4/AR5 GWPs.
+# Sources as listed in engine/emissions/data/README.md: the BEN (EPE) conversion table for
+# Brazilian densities and PCIs (kcal at 4.1868 kJ/kcal); IPCC 2006 Vol. 2 Tables 1.2 (NCV,
+# GLOBAL), 2.3 and 3.2.1/3.2.2 (factors); MCTI SIN factors; IPCC 2006 Vol. 3 Tables 2.1 and
+# 7.9; AR4/AR5 GWPs. tests/test_factor_library_ben.py has the blends and the LPG forklift.
+KCAL_GJ = 4.1868e-6  # GJ per kcal: the BEN's International Table calorie (4.1868 kJ)
+GJ_T = 4.1868e-3  # GJ/t per kcal/kg: 1 kcal/kg = 4.1868 kJ/kg = 4.1868 MJ/t
 
 
 def test_the_shipped_library_loads_and_is_all_defaults():
@@ -432,12 +435,14 @@ def test_the_shipped_library_loads_and_is_all_defaults():
 
 def test_natural_gas_in_an_industrial_boiler_1000_m3():
     result = estimate("natural_gas_stationary", 1000, "m³", date_or_year=2024)
-    mass_kg = 1000 * 0.7  # density 0.7 kg/m³ (GHG Protocol tools, generic)
-    energy_tj = mass_kg * 48.0 / 1e6  # NCV 48.0 GJ/t (IPCC Table 1.2)
+    # BEN dry natural gas PCI 8,800 kcal/m³ × 4.1868 kJ/kcal = 36.84384 MJ/m³, per volume:
+    # no density (0.7 kg/m³ × 48 GJ/t would give 33.6 MJ/m³, 9% low).
+    energy_tj = 1000 * 8800 * KCAL_GJ / 1000  # 36.84384 GJ = 0.03684384 TJ
     co2_t = energy_tj * 56100 / 1000  # IPCC Table 2.3, natural gas, manufacturing
     ch4_t = energy_tj * 1 / 1000
     n2o_t = energy_tj * 0.1 / 1000
-    assert result.gases_t["CO2"] == pytest.approx(co2_t)  # 1.88496 t
+    assert result.gases_t["CO2"] == pytest.approx(co2_t)  # 2.06694 t (2.07 kg CO2/m³)
+    assert co2_t == pytest.approx(2.0669394, rel=1e-6)
     assert result.gases_t["CH4"] == pytest.approx(ch4_t)
     assert result.gases_t["N2O"] == pytest.approx(n2o_t)
     assert result.tco2e == pytest.approx(co2_t + ch4_t * 28 + n2o_t * 265)
@@ -447,25 +452,26 @@ def test_natural_gas_in_an_industrial_boiler_1000_m3():
 
 def test_lpg_per_litre_identity_co2_per_tj_times_ncv_times_density():
     result = estimate("GLP", 1, "L", date_or_year=2024)
-    per_litre_kg = 63100 * 47.3 * 540 / 1e6 / 1000  # kg/TJ × GJ/t × kg/m³, per litre
-    assert result.gases_t["CO2"] * 1000 == pytest.approx(per_litre_kg)  # 1.612 kg CO2/L
-    used = {f.role: f.value for f in result.factors}
-    # kg/TJ × GJ/t × kg/m³ = 1e-12 t per litre: the factors the estimate reports multiply
-    # back to its own result.
-    assert used["fator CO2"] * used["PCI"] * used["densidade"] / 1e12 == pytest.approx(
-        result.gases_t["CO2"]
-    )
+    # BEN: 552 kg/m³, 11,100 kcal/kg = 46.47348 GJ/t; IPCC Table 2.3: 63,100 kg CO2/TJ.
+    per_litre_kg = 63100 * (11100 * GJ_T) * 552 / 1e6 / 1000  # kg/TJ × GJ/t × kg/m³
+    assert result.gases_t["CO2"] * 1000 == pytest.approx(per_litre_kg)  # 1.6187 kg CO2/L
+    used = {f.role: f for f in result.factors}
+    assert (used["PCI"].value, used["PCI"].unit) == (11100, "kcal/kg")
+    # kg/TJ × kcal/kg × kg/m³ = 4.1868e-15 t per litre: the factors the estimate reports
+    # multiply back to its own result.
+    product = used["fator CO2"].value * used["PCI"].value * used["densidade"].value
+    assert product * 4.1868e-15 == pytest.approx(result.gases_t["CO2"])
 
 
 def test_diesel_b14_in_a_truck_1000_l_on_2024_06_15():
     result = estimate("caminhão diesel", 1000, "L", date_or_year=date(2024, 6, 15))
     fossil_l, bio_l = 1000 * (1 - 0.14), 1000 * 0.14  # B14 from 2024-03-01 (CNPE)
-    # Fossil diesel: 840 kg/m³ (GHG Protocol tools), 43.0 GJ/t (IPCC Table 1.2).
-    fossil_tj = fossil_l / 1000 * 840 * 43.0 / 1e6
-    # Biodiesel: 33.16 MJ/L (BEN, per volume: no density needed).
-    bio_tj = bio_l * 33.16 / 1e6
+    # One basis for both parts, BEN density × BEN PCI per mass: diesel 840 kg/m³ and
+    # 10,100 kcal/kg (42.28668 GJ/t); biodiesel 880 kg/m³ and 9,000 kcal/kg (37.6812 GJ/t).
+    fossil_tj = fossil_l / 1000 * 840 * (10100 * GJ_T) / 1e6  # 722.4 kg -> 0.0305479 TJ
+    bio_tj = bio_l / 1000 * 880 * (9000 * GJ_T) / 1e6  # 123.2 kg -> 0.00464232 TJ
     co2_t = fossil_tj * 74100 / 1000  # IPCC Table 3.2.1, diesel
-    assert result.gases_t["CO2"] == pytest.approx(co2_t)  # 2.30178 t
+    assert result.gases_t["CO2"] == pytest.approx(co2_t)  # 2.26360 t
     assert result.biogenic_co2_t == pytest.approx(bio_tj * 70800 / 1000)  # Table 1.4 biodiesel
     # Table 3.2.2 has no biodiesel row: diesel's CH4 3.9 and N2O 3.9 kg/TJ for both parts.
     ch4_t = (fossil_tj + bio_tj) * 3.9 / 1000
@@ -475,23 +481,20 @@ def test_diesel_b14_in_a_truck_1000_l_on_2024_06_15():
     assert (result.scope, result.category) == (1, "Combustão móvel")
 
 
-def test_diesel_b_by_mass_needs_the_biodiesel_density_the_library_lacks():
-    # README "Missing": no verified biodiesel density, so kg of diesel B cannot be split.
-    with pytest.raises(PeriodError) as caught:
-        estimate("diesel", 1000, "kg", date_or_year="2024-06")
-    assert caught.value.key == "biodiesel.density"
-    assert "biodiesel.density" in caught.value.message("pt")
-
-
-def test_gasoline_c_needs_the_anhydrous_ethanol_density_the_library_lacks():
-    with pytest.raises(PeriodError) as caught:
-        estimate("gasolina", 100, "L", date_or_year="2024-06")
-    assert caught.value.key == "ethanol_anhydrous.density"
+def test_diesel_b_by_mass_is_split_by_the_ben_densities():
+    result = estimate("diesel", 1000, "kg", date_or_year="2024-06")
+    # B14: 1 L of blend weighs 0.86 × 0.840 + 0.14 × 0.880 = 0.8456 kg (BEN densities).
+    litres = 1000 / (0.86 * 0.840 + 0.14 * 0.880)  # 1,182.6 L
+    fossil_tj = litres * 0.86 * 0.840 * (10100 * GJ_T) / 1e6
+    bio_tj = litres * 0.14 * 0.880 * (9000 * GJ_T) / 1e6
+    assert result.gases_t["CO2"] == pytest.approx(fossil_tj * 74100 / 1000)
+    assert result.biogenic_co2_t == pytest.approx(bio_tj * 70800 / 1000)
 
 
 def test_hydrated_ethanol_in_cars_1000_l():
     result = estimate("etanol hidratado", 1000, "L", date_or_year="2024-06")
-    energy_tj = 1000 * 21.35 / 1e6  # BEN: 21.35 MJ/L (0.510 tep/m³)
+    # BEN: 809 kg/m³ × 6,300 kcal/kg (26.37684 GJ/t) = 21.339 MJ/L.
+    energy_tj = 1000 / 1000 * 809 * (6300 * GJ_T) / 1e6
     assert result.biogenic_co2_t == pytest.approx(energy_tj * 70800 / 1000)  # Table 1.4
     assert result.gases_t["CH4"] == pytest.approx(energy_tj * 18 / 1000)  # Table 3.2.2 Brazil
     # Table 3.2.2 prints NA for ethanol N2O: gasoline's 8 kg/TJ (oxidation catalyst) stands in.
@@ -606,11 +609,15 @@ def test_a_gas_is_given_by_mass():
 
 
 def test_diesel_a_has_no_biodiesel_in_any_year():
-    # 50,000 L × 840 kg/m³ × 43.0 GJ/t = 1.806 TJ; Table 2.3 (manufacturing): CO2 74,100,
-    # CH4 3, N2O 0.6 kg/TJ -> 133,824.6 + 5.418 × 28 + 1.0836 × 265 = 134,263.458 kg CO2e.
+    # 50,000 L × 840 kg/m³ = 42,000 kg × 10,100 kcal/kg × 4.1868 kJ/kcal = 1.77604056 TJ
+    # (BEN); Table 2.3 (manufacturing): CO2 74,100, CH4 3, N2O 0.6 kg/TJ ->
+    # 131,604.60 + 5.32812 × 28 + 1.06562 × 265 = 132,036.15 kg CO2e.
+    energy_tj = 42_000 * 10100 * 4186.8 / 1e12
+    expected_t = energy_tj * (74100 + 3 * 28 + 0.6 * 265) / 1000
+    assert expected_t == pytest.approx(132.03615, rel=1e-6)
     for year in (2010, 2024, 2025):  # 2010: before any biodiesel share the library has
         result = estimate("diesel_a_stationary", 50_000, "L", date_or_year=year)
-        assert result.tco2e == pytest.approx(134.263458)
+        assert result.tco2e == pytest.approx(expected_t)
         assert result.biogenic_co2_t == 0
         assert not any(u.key == "diesel_b.biodiesel_share" for u in result.factors)
     assert find_activity("diesel B0").id == "diesel_a_road"
@@ -638,12 +645,12 @@ def test_a_year_named_relative_to_today_is_a_calendar_year(text, year):
 def test_the_explanation_shows_quantity_times_factor_with_its_source():
     result = estimate("natural_gas_stationary", 1000, "m³", date_or_year=2024)
     text = result.explain("pt")
-    assert "1.000 m³ × 0,7 kg/m³ (densidade; GHG Protocol" in text
-    assert "× 48 GJ/t (PCI; 2006 IPCC Guidelines" in text
+    assert "1.000 m³ × 8.800 kcal/m³ (PCI; Balanço Energético Nacional (BEN)" in text
+    assert "(densidade;" not in text  # a PCI per volume needs none
     assert "× 56.100 kg/TJ (fator CO2;" in text and "Table 2.3" in text
     assert "t CO2e." in text
     english = result.explain("en")
-    assert "1,000 m³ × 0.7 kg/m³ (density;" in english and "Total in scope (AR5)" in english
+    assert "1,000 m³ × 8,800 kcal/m³ (NCV;" in english and "Total in scope (AR5)" in english
 
 
 # --- the chat tool ----------------------------------------------------------------------------

@@ -4,7 +4,9 @@ On a small factor file written here (round numbers), so a change to the shipped 
 cannot hide a change in the mechanics.
 """
 
+import csv
 from datetime import date, timedelta
+from pathlib import Path
 
 import globalwarmingpotentials
 import pytest
@@ -198,3 +200,51 @@ def test_every_day_of_a_share_change_is_covered():
     while day <= date(2025, 12, 31):
         estimate("diesel_road", 1, "L", date_or_year=day, factors=LIBRARY)
         day += timedelta(days=17)
+
+
+# --- the shipped blend shares --------------------------------------------------------------
+# Read from blends.csv's cells with the csv module: what the file says, not what the
+# library makes of it.
+BLENDS = Path(__file__).resolve().parent.parent / "engine/emissions/data/blends.csv"
+
+
+def _blend_rows() -> dict[str, list[tuple[date, date | None, float]]]:
+    rows: dict[str, list[tuple[date, date | None, float]]] = {}
+    with BLENDS.open(encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            end = date.fromisoformat(row["valid_to"]) if row["valid_to"] else None
+            rows.setdefault(row["key"], []).append(
+                (date.fromisoformat(row["valid_from"]), end, float(row["value"]))
+            )
+    return rows
+
+
+def _shares_on(key: str, day: date) -> list[float]:
+    return [
+        share
+        for start, end, share in _blend_rows()[key]
+        if start <= day and (end is None or day <= end)
+    ]
+
+
+@pytest.mark.parametrize("key", ["diesel_b.biodiesel_share", "gasoline_c.ethanol_share"])
+def test_blend_shares_tile_every_day_from_the_first_row_to_the_last(key):
+    """No gap, no overlap: every day from the first row's start to the last row's start
+    (the last row is open-ended) has exactly one share."""
+    rows = _blend_rows()[key]
+    first = min(start for start, _, _ in rows)
+    last = max(start for start, _, _ in rows)
+    assert sum(end is None for _, end, _ in rows) == 1  # only the latest row is open
+    day = first
+    while day <= last:
+        assert len(_shares_on(key, day)) == 1, day
+        day += timedelta(days=1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dates(min_value=date(2014, 11, 1), max_value=date(2026, 12, 31)))
+def test_the_diesel_share_used_is_the_one_blends_csv_has_for_the_day(day):
+    (expected,) = _shares_on("diesel_b.biodiesel_share", day)
+    result = estimate("diesel_road", 1000, "L", date_or_year=day)
+    (used,) = [u for u in result.factors if u.key == "diesel_b.biodiesel_share"]
+    assert used.value == expected

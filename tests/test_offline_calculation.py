@@ -190,10 +190,11 @@ def test_pure_diesel_has_no_biodiesel_share_hand_computed():
         "Our backup generators burned 50,000 liters of pure fossil diesel (B0) last year.", TODAY
     )
     text = answer_calculation(ask, "en")
-    # 50,000 L × 0.840 kg/L × 43.0 GJ/t = 1.806 TJ (IPCC Vol. 2 Table 1.2; stationary,
-    # manufacturing, Table 2.3): CO2 1.806 × 74,100 = 133,824.6 kg; CH4 1.806 × 3 × 28 =
-    # 151.704 kg CO2e; N2O 1.806 × 0.6 × 265 = 287.154 kg CO2e -> 134.263 t CO2e (AR5).
-    assert "134.263 t CO2e" in text
+    # 50,000 L × 0.840 kg/L = 42,000 kg × 10,100 kcal/kg × 4.1868 kJ/kcal = 1.77604 TJ (BEN
+    # density and PCI); stationary, manufacturing (IPCC 2006 Vol. 2 Table 2.3): CO2 1.77604 ×
+    # 74,100 = 131,604.6 kg; CH4 1.77604 × 3 × 28 = 149.187 kg CO2e; N2O 1.77604 × 0.6 × 265
+    # = 282.390 kg CO2e -> 132.036 t CO2e (AR5).
+    assert "132.036 t CO2e" in text
     assert "period 2025" in text and "Blend" not in text and "Biogenic" not in text
 
 

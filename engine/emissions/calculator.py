@@ -484,7 +484,7 @@ class _Computation:
         asked for only when the NCV is per mass, or the quantity a mass."""
         if kind == "energy":
             ncv = self._require(_keys(part.properties, "ncv"), PROPERTY)
-            if dimension(f"({ncv.unit})*m**3") == "energy":  # an NCV per volume
+            if _ncv_basis(ncv) == "volume":
                 return ncv.value * conversion_factor(f"L*({ncv.unit})", "GJ")
         density = self._require(_keys(part.properties, "density"), PROPERTY)
         kg = density.value * conversion_factor(f"L*({density.unit})", "kg")
@@ -503,8 +503,9 @@ class _Computation:
         if kind == "energy":
             return amount * conversion_factor(unit, "TJ")
         ncv = self._require(_keys(part.properties, "ncv"), PROPERTY)
-        ncv_per = "volume" if dimension(f"({ncv.unit})*m**3") == "energy" else "mass"
-        if kind != ncv_per:
+        if kind != _ncv_basis(ncv):
+            ncv = self._ncv_on_one_basis(part, ncv, kind)
+        if kind != _ncv_basis(ncv):
             density = self._require(_keys(part.properties, "density"), PROPERTY)
             index = self._use(density, "density")
             if kind == "volume":
@@ -515,6 +516,45 @@ class _Computation:
                 unit = "m**3"
         index = self._use(ncv, "ncv")
         return self._step(part.name, amount, unit, index, "TJ")
+
+    def _ncv_on_one_basis(self, part: _Part, ncv: Factor, kind: str) -> Factor:
+        """The NCV to use for a quantity in ``kind`` (volume or mass) when the best NCV is
+        on the other basis. A density bridges the two only if it describes the same fuel
+        as the NCV: a gas's density depends on reference conditions a generic value does
+        not state (0.7 kg/m³ with the BEN's 8,800 kcal/m³ would give 52.6 MJ/kg, above
+        methane's own). So unless the user brought either value, a density from another
+        document than the NCV gives way to an NCV on the quantity's own basis, if any."""
+        density = next(
+            (f for key in _keys(part.properties, "density") if (f := self._factor(key, PROPERTY))),
+            None,
+        )
+        if ncv.user or (density is not None and (density.user or _same_source(density, ncv))):
+            return ncv
+        same_basis = next(
+            (
+                f
+                for key in _keys(part.properties, "ncv")
+                for f in self.library.candidates(key, PROPERTY, self.region)
+                if f.covers(self.period) and _ncv_basis(f) == kind
+            ),
+            None,
+        )
+        if same_basis is None:
+            return ncv
+        basis_pt, basis_en = _BASIS_NAMES[kind]
+        other_pt, other_en = _BASIS_NAMES[_ncv_basis(ncv)]
+        fuel_pt, fuel_en = _fuel_name(part.fuel, "pt"), _fuel_name(part.fuel, "en")
+        self.notes.append(
+            Note(
+                f"O PCI de {fuel_pt} por {other_pt} ({ncv.source}) pediria uma densidade de "
+                f"outra fonte; para não misturar bases, usei o PCI por {basis_pt} "
+                f"({same_basis.source}).",
+                f"The {fuel_en} NCV per {other_en} ({ncv.source}) would need a density from "
+                f"another source; so as not to mix bases, I used the NCV per {basis_en} "
+                f"({same_basis.source}).",
+            )
+        )
+        return same_basis
 
     def _part_gases(self, part: _Part, energy_tj: float) -> None:
         key = f"{part.fuel}@{self.info.use}"
@@ -691,6 +731,18 @@ class _Computation:
         )
 
 
+_BASIS_NAMES = {"volume": ("volume", "volume"), "mass": ("massa", "mass")}
+
+
+def _ncv_basis(ncv: Factor) -> str:
+    """'volume' for an NCV per m³ or L, 'mass' for one per kg or t."""
+    return "volume" if dimension(f"({ncv.unit})*m**3") == "energy" else "mass"
+
+
+def _same_source(first: Factor, second: Factor) -> bool:
+    return (first.document, first.region) == (second.document, second.region)
+
+
 def _keys(properties: tuple[str, ...], what: str) -> tuple[str, ...]:
     return tuple(f"{name}.{what}" for name in properties)
 
@@ -704,6 +756,8 @@ _FUEL_NAMES = {  # fuel key -> (pt, en), for headings and notes
     "biodiesel": ("biodiesel", "biodiesel"),
     "gasoline": ("gasolina", "gasoline"),
     "ethanol": ("etanol", "ethanol"),
+    "natural_gas": ("gás natural", "natural gas"),
+    "lpg": ("GLP", "LPG"),
 }
 
 
