@@ -6,6 +6,16 @@ Portuguese category, gases, masses in tonnes, one to three years, a unit to rend
 ``render_*`` function writes the same inventory in one spreadsheet layout and returns
 ``(bytes, filename)``.
 
+Two knobs on every renderer test that a unit is proven, not picked: ``scale_column`` (a gas,
+or a year where the years are the columns) multiplies that column's data cells by 1,000 under
+the same stated unit while the check cells (total column, subtotal rows, parent codes, GWP
+views) keep the true figures; ``strip_units`` removes every statement of the unit (header
+units, units row, unit column, group and title text, the label column's header). Layouts 13-17
+are the ones real workbooks broke the loader with: the unit only in a unit column, only in the
+label column's header, months of litres beside per-gas emissions (with their own rows and
+truth, ``activity_rows``/``activity_truth``), refrigerant recharges (``recharges``/
+``recharge_truth``) and facilities named "Total …".
+
 Nothing here imports the ingestion engine: GWPs come from the ``globalwarmingpotentials``
 package directly (CO2 = 1).
 
@@ -21,9 +31,10 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_EVEN, Decimal
 from functools import cache, cached_property
 
@@ -404,6 +415,28 @@ def _no_biogenic(inv: DrawnInventory) -> None:
 XLSX = "inventario.xlsx"
 Rendered = tuple[bytes, str]
 
+#: What ``scale_column`` multiplies one column's figures by, its stated unit unchanged.
+SCALE = Decimal(1000)
+
+
+def scaled(inv: DrawnInventory, gas: str | None) -> DrawnInventory:
+    """``inv`` with every mass of ``gas`` x ``SCALE`` (the column a ``scale_column`` knob
+    corrupts); the renderers write their check cells (total column, subtotal and total rows,
+    parent codes, GWP views) from the original, so a reader that trusts the stated unit finds
+    the checks off by about 1,000 on that gas."""
+    if gas is None:
+        return inv
+    emissions = tuple(
+        replace(e, mass_t=e.mass_t * SCALE) if e.gas == gas else e for e in inv.emissions
+    )
+    return replace(inv, emissions=emissions)
+
+
+def _unit_text(text: str, unit: str, strip: bool) -> str:
+    """``text`` followed by " (<unit>)", or ``text`` alone when the units are stripped."""
+    return text if strip else f"{text} ({unit})"
+
+
 # --------------------------------------------------------------------------------------------
 # 1. Long table
 # --------------------------------------------------------------------------------------------
@@ -411,9 +444,11 @@ Rendered = tuple[bytes, str]
 LONG_COLUMNS = ("Escopo", "Categoria", "Unidade", "Fonte", "Gás", "Emissões", "Ano")
 
 
-def _long_rows(inv: DrawnInventory, number: Callable[[Decimal], object]) -> list[list[object]]:
+def _long_rows(
+    inv: DrawnInventory, number: Callable[[Decimal], object], strip_units: bool = False
+) -> list[list[object]]:
     header = [*LONG_COLUMNS]
-    header[5] = f"Emissões ({inv.unit})"
+    header[5] = _unit_text("Emissões", inv.unit, strip_units)
     rows: list[list[object]] = [header]
     for e in inv.ordered():
         rows.append([*e.source.id_cells, e.gas, number(in_unit(e.mass_t, inv.unit)), e.year])
@@ -421,14 +456,20 @@ def _long_rows(inv: DrawnInventory, number: Callable[[Decimal], object]) -> list
 
 
 def render_long(
-    inv: DrawnInventory, *, title: bool = False, column_order: Sequence[int] | None = None
+    inv: DrawnInventory,
+    *,
+    title: bool = False,
+    column_order: Sequence[int] | None = None,
+    scale_column: str | None = None,
+    strip_units: bool = False,
 ) -> Rendered:
     """Sheet "Inventário": optional title + blank row, then one header row
     (Escopo, Categoria, Unidade, Fonte, Gás, "Emissões (<unit>)", Ano, in ``column_order``)
     and one row per source x gas x year."""
     _no_biogenic(inv)
     order = list(column_order) if column_order is not None else list(range(len(LONG_COLUMNS)))
-    rows = [[row[i] for i in order] for row in _long_rows(inv, float)]
+    long = _long_rows(scaled(inv, scale_column), float, strip_units)
+    rows = [[row[i] for i in order] for row in long]
     if title:
         rows = [["Inventário de emissões de gases de efeito estufa"], [], *rows]
     return _xlsx([Sheet("Inventário", rows)]), XLSX
@@ -449,16 +490,23 @@ def _wide_mass_row(
     return values
 
 
-def render_wide_mass(inv: DrawnInventory, *, gas_units: dict[str, str] | None = None) -> Rendered:
+def render_wide_mass(
+    inv: DrawnInventory,
+    *,
+    gas_units: dict[str, str] | None = None,
+    scale_column: str | None = None,
+    strip_units: bool = False,
+) -> Rendered:
     """Sheet "Emissões": header Escopo, Categoria, Unidade, Fonte, Ano, "<gas> (<unit>)" per gas
     present (each gas in its own unit); one row per source x year; blank where a source does
     not emit a gas."""
     _no_biogenic(inv)
     units = {gas: (gas_units or {}).get(gas, inv.unit) for gas in inv.gases}
-    header = [*ID_COLUMNS, "Ano", *(f"{gas} ({units[gas]})" for gas in inv.gases)]
+    header = [*ID_COLUMNS, "Ano", *(_unit_text(g, units[g], strip_units) for g in inv.gases)]
     rows: list[list[object]] = [header]
+    data = scaled(inv, scale_column)
     for year, source in inv.source_years():
-        rows.append([*source.id_cells, year, *_wide_mass_row(inv, year, source, units)])
+        rows.append([*source.id_cells, year, *_wide_mass_row(data, year, source, units)])
     return _xlsx([Sheet("Emissões", rows)]), XLSX
 
 
@@ -467,19 +515,24 @@ def render_wide_mass(inv: DrawnInventory, *, gas_units: dict[str, str] | None = 
 # --------------------------------------------------------------------------------------------
 
 
-def render_wide_co2e(inv: DrawnInventory, gwp_set: str) -> Rendered:
+def render_wide_co2e(
+    inv: DrawnInventory, gwp_set: str, *, scale_column: str | None = None, strip_units: bool = False
+) -> Rendered:
     """Sheet "Emissões CO2e": header Escopo, Categoria, Unidade, Fonte, Ano,
     "<gas> (t CO2e)" per gas present, "Total (t CO2e)"; one row per source x year; the total
     column is the sum of the row's gas columns. Values computed with ``gwp_set``."""
     _no_biogenic(inv)
-    header = [*ID_COLUMNS, "Ano", *(f"{gas} (t CO2e)" for gas in inv.gases), "Total (t CO2e)"]
+    unit = "CO2e" if strip_units else "(t CO2e)"
+    header = [*ID_COLUMNS, "Ano", *(f"{gas} {unit}" for gas in inv.gases), f"Total {unit}"]
     rows: list[list[object]] = [header]
+    data = scaled(inv, scale_column)
     for year, source in inv.source_years():
-        values = []
+        values, stated = [], []
         for gas in inv.gases:
-            mass = inv.mass(source, gas, year)
+            mass, true_mass = data.mass(source, gas, year), inv.mass(source, gas, year)
             values.append(None if mass is None else written_tco2e(mass, gas, gwp_set))
-        rows.append([*source.id_cells, year, *map(_cell, values), _cell(_sum(values))])
+            stated.append(None if true_mass is None else written_tco2e(true_mass, gas, gwp_set))
+        rows.append([*source.id_cells, year, *map(_cell, values), _cell(_sum(stated))])
     return _xlsx([Sheet("Emissões CO2e", rows)]), XLSX
 
 
@@ -488,7 +541,9 @@ def render_wide_co2e(inv: DrawnInventory, gwp_set: str) -> Rendered:
 # --------------------------------------------------------------------------------------------
 
 
-def render_fossil_biogenic(inv: DrawnInventory) -> Rendered:
+def render_fossil_biogenic(
+    inv: DrawnInventory, *, scale_column: str | None = None, strip_units: bool = False
+) -> Rendered:
     """Sheet "Combustão": two header rows. Row 1: Escopo, Categoria, Unidade, Fonte, Ano
     (each merged over rows 1-2), "Emissões fósseis (<unit>)" merged over 3 columns,
     "Emissões biogênicas (<unit>)" merged over 3 columns. Row 2: CO2, CH4, N2O under each
@@ -498,11 +553,12 @@ def render_fossil_biogenic(inv: DrawnInventory) -> Rendered:
     rows, merges = _two_row_header(
         [*ID_COLUMNS, "Ano"],
         [
-            (f"Emissões fósseis ({inv.unit})", COMBUSTION_GASES),
-            (f"Emissões biogênicas ({inv.unit})", COMBUSTION_GASES),
+            (_unit_text("Emissões fósseis", inv.unit, strip_units), COMBUSTION_GASES),
+            (_unit_text("Emissões biogênicas", inv.unit, strip_units), COMBUSTION_GASES),
         ],
     )
-    for year, source in inv.source_years():
+    true_inv, inv = inv, scaled(inv, scale_column)
+    for year, source in true_inv.source_years():
         cells: list[object] = [*source.id_cells, year]
         for bio in (False, True):
             for gas in COMBUSTION_GASES:
@@ -526,6 +582,8 @@ def render_units(
     *,
     gas_units: dict[str, str] | None = None,
     header_format: str = UNIT_HEADER_FORMATS[0],
+    scale_column: str | None = None,
+    strip_units: bool = False,
 ) -> Rendered:
     """Sheet "Emissões", per-gas mass columns, one row per source x year; the unit is
     - "header": in each gas header, ``header_format`` ("CH4 [kg]"), one unit per gas;
@@ -535,8 +593,11 @@ def render_units(
       unit per gas), blank under the others; data from row 3;
     - "column": header Escopo, Categoria, Unidade, Fonte, Ano, "Unidade de medida", gas names;
       the unit cell of each row holds the inventory's unit.
-    ``gas_units`` is honoured by "header" and "units_row"; the others use ``inv.unit``."""
+    ``gas_units`` is honoured by "header" and "units_row"; the others use ``inv.unit``.
+    ``strip_units``: every placement becomes bare gas names (no units row, no unit column)."""
     _no_biogenic(inv)
+    if strip_units:
+        return render_wide_mass(inv, scale_column=scale_column, strip_units=True)
     per_gas = placement in ("header", "units_row")
     units = {g: (gas_units or {}).get(g, inv.unit) if per_gas else inv.unit for g in inv.gases}
     left = [*ID_COLUMNS, "Ano"]
@@ -551,9 +612,12 @@ def render_units(
         rows = [[*left, "Unidade de medida", *inv.gases]]
     else:
         raise ValueError(placement)
+    data = scaled(inv, scale_column)
     for year, source in inv.source_years():
         unit_cell = [inv.unit] if placement == "column" else []
-        rows.append([*source.id_cells, year, *unit_cell, *_wide_mass_row(inv, year, source, units)])
+        rows.append(
+            [*source.id_cells, year, *unit_cell, *_wide_mass_row(data, year, source, units)]
+        )
     return _xlsx([Sheet("Emissões", rows, merges)]), XLSX
 
 
@@ -564,7 +628,14 @@ def render_units(
 YEAR_MODES = ("gas_column", "sheet_per_gas")
 
 
-def render_years_across(inv: DrawnInventory, mode: str, *, years_as_text: bool = False) -> Rendered:
+def render_years_across(
+    inv: DrawnInventory,
+    mode: str,
+    *,
+    years_as_text: bool = False,
+    scale_column: str | None = None,
+    strip_units: bool = False,
+) -> Rendered:
     """Two header rows; row 2 holds the years (numbers, or text when ``years_as_text``).
     - "gas_column": one sheet "Emissões"; row 1 Escopo, Categoria, Unidade, Fonte, Gás merged
       over rows 1-2 and "Emissões (<unit>)" merged over the year columns; one row per
@@ -575,13 +646,14 @@ def render_years_across(inv: DrawnInventory, mode: str, *, years_as_text: bool =
     Blank where a source does not emit in a year."""
     _no_biogenic(inv)
     year_cells = [str(y) if years_as_text else y for y in inv.years]
+    data = scaled(inv, scale_column)
 
     def values(source: Source, gas: str) -> list[object]:
-        return [_mass_cell(inv, source, gas, year) for year in inv.years]
+        return [_mass_cell(data, source, gas, year) for year in inv.years]
 
     if mode == "gas_column":
         rows, merges = _two_row_header(
-            [*ID_COLUMNS, "Gás"], [(f"Emissões ({inv.unit})", year_cells)]
+            [*ID_COLUMNS, "Gás"], [(_unit_text("Emissões", inv.unit, strip_units), year_cells)]
         )
         for source, gas in inv.source_gases():
             rows.append([*source.id_cells, gas, *values(source, gas)])
@@ -591,7 +663,8 @@ def render_years_across(inv: DrawnInventory, mode: str, *, years_as_text: bool =
     sheets = []
     for gas in inv.gases:
         rows, merges = _two_row_header(
-            list(ID_COLUMNS), [(f"Emissões de {gas} ({inv.unit})", year_cells)]
+            list(ID_COLUMNS),
+            [(_unit_text(f"Emissões de {gas}", inv.unit, strip_units), year_cells)],
         )
         for source, source_gas in inv.source_gases():
             if source_gas == gas:
@@ -618,7 +691,13 @@ def split_months(value: Decimal) -> list[Decimal]:
     return [Decimal(p) * _QUANTUM for p in parts]
 
 
-def render_months(inv: DrawnInventory, *, long_names: bool = False) -> Rendered:
+def render_months(
+    inv: DrawnInventory,
+    *,
+    long_names: bool = False,
+    scale_column: str | None = None,
+    strip_units: bool = False,
+) -> Rendered:
     """Sheet "Mensal": row 1 Escopo, Categoria, Unidade, Fonte, Gás, Ano merged over rows 1-2
     and "Emissões mensais (<unit>)" merged over 12 month columns; row 2 the months (Jan..Dez,
     or Janeiro..Dezembro). One row per source x gas x year; the 12 values sum to the year's
@@ -626,9 +705,10 @@ def render_months(inv: DrawnInventory, *, long_names: bool = False) -> Rendered:
     _no_biogenic(inv)
     months = MONTHS_LONG if long_names else MONTHS_SHORT
     rows, merges = _two_row_header(
-        [*ID_COLUMNS, "Gás", "Ano"], [(f"Emissões mensais ({inv.unit})", months)]
+        [*ID_COLUMNS, "Gás", "Ano"],
+        [(_unit_text("Emissões mensais", inv.unit, strip_units), months)],
     )
-    for e in inv.ordered():
+    for e in scaled(inv, scale_column).ordered():
         parts = split_months(in_unit(e.mass_t, inv.unit))
         rows.append([*e.source.id_cells, e.gas, e.year, *map(float, parts)])
     return _xlsx([Sheet("Mensal", rows, merges)]), XLSX
@@ -655,7 +735,13 @@ def source_codes(inv: DrawnInventory) -> dict[Source, tuple[str, str, str]]:
     return codes
 
 
-def render_coded(inv: DrawnInventory, *, numeric_scope_codes: bool = False) -> Rendered:
+def render_coded(
+    inv: DrawnInventory,
+    *,
+    numeric_scope_codes: bool = False,
+    scale_column: str | None = None,
+    strip_units: bool = False,
+) -> Rendered:
     """Sheet "Inventário": header Código, Descrição, Unidade, Ano, "<gas> (<unit>)" per gas.
     For each year, rows ordered by code: "1" (description "Escopo 1"), "1.A" (the category),
     "1.A.1" (a source; Unidade = facility), ... Rows with a one- or two-level code are
@@ -663,8 +749,10 @@ def render_coded(inv: DrawnInventory, *, numeric_scope_codes: bool = False) -> R
     numbers (1, 2, 3) when ``numeric_scope_codes``, else text."""
     _no_biogenic(inv)
     codes = source_codes(inv)
-    header = ["Código", "Descrição", "Unidade", "Ano", *(f"{g} ({inv.unit})" for g in inv.gases)]
+    gas_headers = (_unit_text(g, inv.unit, strip_units) for g in inv.gases)
+    header = ["Código", "Descrição", "Unidade", "Ano", *gas_headers]
     rows: list[list[object]] = [header]
+    data = scaled(inv, scale_column)
 
     def sums(year: int, members: list[Source]) -> list[object]:
         return [_cell(_sum(_written_mass(inv, s, g, year) for s in members)) for g in inv.gases]
@@ -680,7 +768,7 @@ def render_coded(inv: DrawnInventory, *, numeric_scope_codes: bool = False) -> R
                 category = members[0].category
                 rows.append([category_code, category, None, year, *sums(year, members)])
                 for source in sorted(members, key=lambda s: codes[s][2]):
-                    cells = [_cell(_written_mass(inv, source, g, year)) for g in inv.gases]
+                    cells = [_cell(_written_mass(data, source, g, year)) for g in inv.gases]
                     rows.append([codes[source][2], source.name, source.facility, year, *cells])
     return _xlsx([Sheet("Inventário", rows)]), XLSX
 
@@ -695,7 +783,13 @@ def _written_mass(inv: DrawnInventory, source: Source, gas: str, year: int) -> D
 # --------------------------------------------------------------------------------------------
 
 
-def render_with_totals(inv: DrawnInventory, *, interleaved: bool = True) -> Rendered:
+def render_with_totals(
+    inv: DrawnInventory,
+    *,
+    interleaved: bool = True,
+    scale_column: str | None = None,
+    strip_units: bool = False,
+) -> Rendered:
     """Sheet "Emissões": the wide mass layout (header Escopo, Categoria, Unidade, Fonte, Ano,
     "<gas> (<unit>)"...), data rows by year then scope. Per year and scope a row
     "Subtotal Escopo N" (label in the Escopo column, Ano filled, per-gas sums), and per year a
@@ -704,7 +798,8 @@ def render_with_totals(inv: DrawnInventory, *, interleaved: bool = True) -> Rend
     rows after the data. Then a blank row and two note rows ("Fonte: ...", "Nota: ...")."""
     _no_biogenic(inv)
     units = dict.fromkeys(inv.gases, inv.unit)
-    header = [*ID_COLUMNS, "Ano", *(f"{gas} ({inv.unit})" for gas in inv.gases)]
+    header = [*ID_COLUMNS, "Ano", *(_unit_text(g, inv.unit, strip_units) for g in inv.gases)]
+    corrupted = scaled(inv, scale_column)
     data: list[list[object]] = []
     checks: list[list[object]] = []
 
@@ -717,7 +812,9 @@ def render_with_totals(inv: DrawnInventory, *, interleaved: bool = True) -> Rend
         for scope in sorted({s.scope for s in emitting}):
             in_scope = [s for s in emitting if s.scope == scope]
             for source in in_scope:
-                data.append([*source.id_cells, year, *_wide_mass_row(inv, year, source, units)])
+                data.append(
+                    [*source.id_cells, year, *_wide_mass_row(corrupted, year, source, units)]
+                )
             subtotal = [f"Subtotal Escopo {scope}", None, None, None, year, *sums(year, in_scope)]
             (data if interleaved else checks).append(subtotal)
         (data if interleaved else checks).append(
@@ -732,11 +829,14 @@ def render_with_totals(inv: DrawnInventory, *, interleaved: bool = True) -> Rend
 # --------------------------------------------------------------------------------------------
 
 
-def render_ptbr_text(inv: DrawnInventory) -> Rendered:
+def render_ptbr_text(
+    inv: DrawnInventory, *, scale_column: str | None = None, strip_units: bool = False
+) -> Rendered:
     """The long table (layout 1, no title, default order) with every emission cell a text
     such as "1.234,567" (thousands ".", decimal ",")."""
     _no_biogenic(inv)
-    return _xlsx([Sheet("Inventário", _long_rows(inv, ptbr))]), XLSX
+    rows = _long_rows(scaled(inv, scale_column), ptbr, strip_units)
+    return _xlsx([Sheet("Inventário", rows)]), XLSX
 
 
 # --------------------------------------------------------------------------------------------
@@ -744,13 +844,20 @@ def render_ptbr_text(inv: DrawnInventory) -> Rendered:
 # --------------------------------------------------------------------------------------------
 
 
-def render_csv(inv: DrawnInventory, *, thousands: bool = False) -> Rendered:
+def render_csv(
+    inv: DrawnInventory,
+    *,
+    thousands: bool = False,
+    scale_column: str | None = None,
+    strip_units: bool = False,
+) -> Rendered:
     """The long table as a cp1252 CSV, ';'-separated, CRLF, decimal commas ("1234,567", or
     "1.234,567" when ``thousands``); the year as text."""
     _no_biogenic(inv)
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-    for row in _long_rows(inv, lambda v: ptbr(v, thousands=thousands)):
+    number = lambda v: ptbr(v, thousands=thousands)  # noqa: E731
+    for row in _long_rows(scaled(inv, scale_column), number, strip_units):
         writer.writerow(row)
     return buffer.getvalue().encode("cp1252"), "inventario.csv"
 
@@ -764,7 +871,13 @@ def view_sheet_name(gwp_set: str) -> str:
     return f"CO2e (GWP-{gwp_set})"
 
 
-def render_views(inv: DrawnInventory, views: Sequence[str] = ("AR5", "AR4")) -> Rendered:
+def render_views(
+    inv: DrawnInventory,
+    views: Sequence[str] = ("AR5", "AR4"),
+    *,
+    scale_column: str | None = None,
+    strip_units: bool = False,
+) -> Rendered:
     """One mass sheet per gas, named as the gas ("CO2", "HFC-134a"): header Escopo, Categoria,
     Unidade, Fonte, Ano, "Emissões (<unit>)", one row per source x year emitting it. Then one
     sheet per GWP set in ``views``, named "CO2e (GWP-AR5)": header Escopo, Categoria, Unidade,
@@ -773,13 +886,16 @@ def render_views(inv: DrawnInventory, views: Sequence[str] = ("AR5", "AR4")) -> 
     _no_biogenic(inv)
     sheets = []
     for gas in inv.gases:
-        rows: list[list[object]] = [[*ID_COLUMNS, "Ano", f"Emissões ({inv.unit})"]]
-        for e in inv.ordered():
+        header = [*ID_COLUMNS, "Ano", _unit_text("Emissões", inv.unit, strip_units)]
+        rows: list[list[object]] = [header]
+        for e in scaled(inv, scale_column).ordered():
             if e.gas == gas:
                 rows.append([*e.source.id_cells, e.year, float(in_unit(e.mass_t, inv.unit))])
         sheets.append(Sheet(gas, rows))
     for gwp_set in views:
-        rows = [[*ID_COLUMNS, "Gás", "Ano", "Emissões (t CO2e)"]]
+        rows = [
+            [*ID_COLUMNS, "Gás", "Ano", "Emissões CO2e" if strip_units else "Emissões (t CO2e)"]
+        ]
         for e in inv.ordered():
             mass_t = in_unit(e.mass_t, inv.unit) * TONNES_PER_UNIT[inv.unit]
             tco2e = written_tco2e(mass_t, e.gas, gwp_set)
@@ -797,3 +913,279 @@ def iter_written_numbers(inv: DrawnInventory) -> Iterator[tuple[Decimal, Decimal
             yield exact, in_unit(e.mass_t, unit)
         for gwp_set in GWP_SETS:
             yield e.mass_t * gwp(e.gas, gwp_set), written_tco2e(e.mass_t, e.gas, gwp_set)
+
+
+# --------------------------------------------------------------------------------------------
+# 13. The unit only in a unit column (GPC city export)
+# --------------------------------------------------------------------------------------------
+
+
+def render_unit_column(
+    inv: DrawnInventory, gwp_set: str, *, scale_column: str | None = None, strip_units: bool = False
+) -> Rendered:
+    """Sheet "Emissions": header Escopo, Categoria, Unidade, Fonte, Ano, "<gas> Emissions" per
+    gas (kg CO2e, no unit anywhere in their header), "Total Emissions" (t CO2e) and
+    "Total Emission Units" = "t CO2e" on every row: the unit column is the only statement of a
+    unit. Both "gases in kg, total in t" and "gases in t, total in Gg" pass the row check; only
+    the unit column decides. ``strip_units`` drops that column."""
+    _no_biogenic(inv)
+    header = [*ID_COLUMNS, "Ano", *(f"{g} Emissions" for g in inv.gases), "Total Emissions"]
+    if not strip_units:
+        header.append("Total Emission Units")
+    rows: list[list[object]] = [header]
+    data = scaled(inv, scale_column)
+    for year, source in inv.source_years():
+        kg, stated = [], []
+        for gas in inv.gases:
+            mass, true_mass = data.mass(source, gas, year), inv.mass(source, gas, year)
+            kg.append(None if mass is None else written_tco2e(mass, gas, gwp_set) * 1000)
+            stated.append(None if true_mass is None else written_tco2e(true_mass, gas, gwp_set))
+        unit = [] if strip_units else ["t CO2e"]
+        rows.append([*source.id_cells, year, *map(_cell, kg), _cell(_sum(stated)), *unit])
+    return _xlsx([Sheet("Emissions", rows)]), XLSX
+
+
+# --------------------------------------------------------------------------------------------
+# 14. The unit only in the label column's header cell (national inventory, years across)
+# --------------------------------------------------------------------------------------------
+
+
+def label_header(gwp_set: str, strip_units: bool = False) -> str:
+    return f"CO₂e (GWP {gwp_set})" + ("" if strip_units else "\n(Gg)")
+
+
+def render_label_header(
+    inv: DrawnInventory, gwp_set: str, *, scale_column: str | None = None, strip_units: bool = False
+) -> Rendered:
+    """Sheet "Emissões": A1 = "CO₂e (GWP AR5)\\n(Gg)" heads the label column, then the years
+    (numbers). Rows are coded labels "1 Escopo 1", "1.A <category>", "1.A.1 <source>
+    (<facility>)", one per code, with t CO2e / 1,000 per year; one- and two-level codes are the
+    sums of their children. The only statement of the unit is "(Gg)" in A1. ``scale_column``
+    is a year (as text): that year's source rows x ``SCALE``, parents unchanged."""
+    _no_biogenic(inv)
+    codes = source_codes(inv)
+    rows: list[list[object]] = [[label_header(gwp_set, strip_units), *inv.years]]
+
+    def gg(members: list[Source], year: int, scale: bool = False) -> float | None:
+        parts = [
+            written_tco2e(e.mass_t, e.gas, gwp_set)
+            for e in inv.emissions
+            if e.source in members and e.year == year
+        ]
+        if not parts:
+            return None
+        value = sum(parts, Decimal(0)) / 1000 * (SCALE if scale else 1)
+        return float(value)
+
+    for scope in sorted({s.scope for s in inv.sources}):
+        in_scope = [s for s in inv.sources if s.scope == scope]
+        rows.append([f"{scope} Escopo {scope}", *(gg(in_scope, y) for y in inv.years)])
+        for category_code in sorted({codes[s][1] for s in in_scope}):
+            members = [s for s in in_scope if codes[s][1] == category_code]
+            label = f"{category_code} {members[0].category}"
+            rows.append([label, *(gg(members, y) for y in inv.years)])
+            for source in sorted(members, key=lambda s: codes[s][2]):
+                label = f"{codes[source][2]} {source.name} ({source.facility})"
+                cells = [gg([source], y, scale_column == str(y)) for y in inv.years]
+                rows.append([label, *cells])
+    return _xlsx([Sheet("Emissões", rows)]), XLSX
+
+
+# --------------------------------------------------------------------------------------------
+# 15. Months of activity (litres) beside per-gas emissions (company mobile-combustion sheet)
+# --------------------------------------------------------------------------------------------
+
+# Diesel A (no biodiesel), per litre: BEN conversion table 840 kg/m³ and 10,100 kcal/kg,
+# 1 kcal = 4.1868 kJ -> 0.0355208 GJ/L; IPCC 2006 vol. 2 ch. 3 tables 3.2.1-3.2.2 (road),
+# kg/TJ: CO2 74,100, CH4 3.9, N2O 3.9. So about 2.63 kg CO2 per litre.
+DIESEL_A_GJ_PER_L = Decimal("0.840") * 10_100 * Decimal("4.1868") / 1_000_000
+DIESEL_A_ROAD_KG_PER_TJ = {"CO2": Decimal(74_100), "CH4": Decimal("3.9"), "N2O": Decimal("3.9")}
+ACTIVITY_FUEL = "Óleo diesel A"
+ACTIVITY_SOURCES = ("Caminhões de entrega", "Caminhão-pipa", "Ônibus fretado da fábrica")
+
+
+@dataclass(frozen=True)
+class ActivityRow:
+    source: str
+    year: int
+    litres: tuple[int, ...]  # 12 months
+
+    def tonnes(self, gas: str) -> Decimal:
+        """t of gas, as the sheet writes it (6 decimals)."""
+        gj = sum(self.litres) * DIESEL_A_GJ_PER_L
+        return written(gj * DIESEL_A_ROAD_KG_PER_TJ[gas] / 1_000_000)
+
+
+@st.composite
+def activity_rows(draw: st.DrawFn) -> tuple[ActivityRow, ...]:
+    year = draw(st.sampled_from(YEARS))
+    names = draw(st.lists(st.sampled_from(ACTIVITY_SOURCES), min_size=1, unique=True))
+    litres = st.lists(st.integers(500, 60_000), min_size=12, max_size=12)
+    return tuple(ActivityRow(name, year, tuple(draw(litres))) for name in names)
+
+
+def activity_truth(rows: Sequence[ActivityRow], gwp_set: str) -> Truth:
+    """The workbook's own emission columns are the headline: Scope 1, CO2 + CH4 + N2O."""
+    by_gas = {
+        gas: sum((r.tonnes(gas) * gwp(gas, gwp_set) for r in rows), Decimal(0))
+        for gas in COMBUSTION_GASES
+    }
+    total = sum(by_gas.values(), Decimal(0))
+    return Truth(
+        str(rows[0].year),
+        {"1": float(total)},
+        {g: float(v) for g, v in by_gas.items()},
+        float(total),
+        0.0,
+        {"1": total},
+        by_gas,
+        total,
+    )
+
+
+def render_activity_months(
+    rows: Sequence[ActivityRow], *, scale_column: str | None = None, strip_units: bool = False
+) -> Rendered:
+    """Sheet "Combustão móvel <year>": title "Combustão móvel – <year>"; row 3 "Fonte",
+    "Combustível" merged down, "Consumo de combustível (litros)" merged over jan … dez and
+    "Total anual", "Emissões fósseis (t)" over CO2 / CH4 / N2O, "Emissões biogênicas (t)"
+    over CO2 (blank: diesel A has none); row 4 the sub-headers. The months hold litres, never
+    emissions. ``strip_units`` removes "(t)" from the emission groups (the litres keep
+    theirs: plausibility, about 2.6 kg CO2 per litre, proves the tonnes); ``scale_column`` (a
+    gas) x ``SCALE`` on that emission column."""
+    year = rows[0].year
+    months = [m.lower() for m in MONTHS_SHORT]
+    header, merges = _two_row_header(
+        ["Fonte", "Combustível"],
+        [
+            ("Consumo de combustível (litros)", [*months, "Total anual"]),
+            (_unit_text("Emissões fósseis", "t", strip_units), COMBUSTION_GASES),
+            (_unit_text("Emissões biogênicas", "t", strip_units), ["CO2"]),
+        ],
+    )
+    # The header sits under a title and a blank row: shift the merges two rows down.
+    merges = [re.sub(r"\d+", lambda m: str(int(m.group()) + 2), cells) for cells in merges]
+    body: list[list[object]] = [[f"Combustão móvel – {year}"], [], *header]
+    for row in rows:
+        emissions = [
+            float(row.tonnes(g) * (SCALE if g == scale_column else 1)) for g in COMBUSTION_GASES
+        ]
+        body.append([row.source, ACTIVITY_FUEL, *row.litres, sum(row.litres), *emissions, None])
+    return _xlsx([Sheet(f"Combustão móvel {year}", body, merges)]), XLSX
+
+
+# --------------------------------------------------------------------------------------------
+# 16. Refrigerant recharges in kg per gas (recharged − recovered)
+# --------------------------------------------------------------------------------------------
+
+#: Blends by mass fraction (ASHRAE Standard 34).
+REFRIGERANT_BLENDS: dict[str, dict[str, str | Decimal]] = {
+    "R-410A": {"HFC-32": Decimal("0.5"), "HFC-125": Decimal("0.5")},
+    "R-404A": {
+        "HFC-125": Decimal("0.44"),
+        "HFC-143a": Decimal("0.52"),
+        "HFC-134a": Decimal("0.04"),
+    },
+}
+REFRIGERANTS = ("HFC-134a", "R-410A", "R-404A", "HFC-32")
+EQUIPMENT = ("Chiller central", "Split da recepção", "Câmara fria", "Balcão refrigerado")
+
+
+@dataclass(frozen=True)
+class Recharge:
+    equipment: str
+    gas: str
+    year: int
+    recharged_kg: Decimal
+    recovered_kg: Decimal
+
+
+@st.composite
+def recharges(draw: st.DrawFn) -> tuple[Recharge, ...]:
+    year = draw(st.sampled_from(YEARS))
+    out = []
+    for equipment in draw(st.lists(st.sampled_from(EQUIPMENT), min_size=1, unique=True)):
+        recharged = Decimal(draw(st.integers(20, 2_000))) / 10  # 2.0 .. 200.0 kg
+        recovered = Decimal(draw(st.integers(0, int(recharged * 5)))) / 10  # up to half of it
+        out.append(
+            Recharge(equipment, draw(st.sampled_from(REFRIGERANTS)), year, recharged, recovered)
+        )
+    return tuple(out)
+
+
+def refrigerant_gwp(gas: str, gwp_set: str) -> Decimal:
+    parts = REFRIGERANT_BLENDS.get(gas)
+    if parts is None:
+        return gwp(gas, gwp_set)
+    return sum((Decimal(share) * gwp(p, gwp_set) for p, share in parts.items()), Decimal(0))
+
+
+def recharge_truth(rows: Sequence[Recharge], gwp_set: str) -> Truth:
+    """Scope 1: (recharged − recovered) kg / 1,000 x GWP (blends by composition). By gas is
+    not compared (a blend may be reported whole or split into its components)."""
+    total = sum(
+        ((r.recharged_kg - r.recovered_kg) / 1000 * refrigerant_gwp(r.gas, gwp_set) for r in rows),
+        Decimal(0),
+    )
+    return Truth(
+        str(rows[0].year), {"1": float(total)}, {}, float(total), 0.0, {"1": total}, {}, total
+    )
+
+
+def render_recharges(
+    rows: Sequence[Recharge], *, scale_column: str | None = None, strip_units: bool = False
+) -> Rendered:
+    """Sheet "Recargas de gases": header Equipamento, Gás refrigerante, Ano, "Recarga (kg)",
+    "Recolhido (kg)" (no emission column: the loss is recharged − recovered)."""
+    kg = "" if strip_units else " (kg)"
+    header = ["Equipamento", "Gás refrigerante", "Ano", f"Recarga{kg}", f"Recolhido{kg}"]
+    body: list[list[object]] = [header]
+    for r in rows:
+        factor = SCALE if scale_column == "Recarga" else 1
+        body.append(
+            [r.equipment, r.gas, r.year, float(r.recharged_kg * factor), float(r.recovered_kg)]
+        )
+    return _xlsx([Sheet("Recargas de gases", body)]), XLSX
+
+
+# --------------------------------------------------------------------------------------------
+# 17. Facilities whose names start with "Total" (EPA GHGRP-style facility summary)
+# --------------------------------------------------------------------------------------------
+
+
+def facility_name(source: Source, index: int) -> str:
+    """Every other source is run by "Total Energies": a data row whose label starts "Total"."""
+    if index % 2 == 0:
+        return f"Total Energies Refinery – {source.name} ({source.facility})"
+    return f"{source.name} ({source.facility})"
+
+
+def render_facility_totals(
+    inv: DrawnInventory, gwp_set: str, *, scale_column: str | None = None, strip_units: bool = False
+) -> Rendered:
+    """Sheet "Direct Emitters": header "Facility Name" (first column), Escopo, Categoria, Ano,
+    "Total reported direct emissions (t CO2e)", "<gas> emissions (t CO2e)" per gas; the total
+    column sums the row. Half the facilities are called "Total Energies Refinery – …"."""
+    _no_biogenic(inv)
+    unit = "CO2e" if strip_units else "(t CO2e)"
+    header = [
+        "Facility Name",
+        "Escopo",
+        "Categoria",
+        "Ano",
+        f"Total reported direct emissions {unit}",
+    ]
+    header += [f"{g} emissions {unit}" for g in inv.gases]
+    body: list[list[object]] = [header]
+    data = scaled(inv, scale_column)
+    index = {s: i for i, s in enumerate(inv.sources)}
+    for year, source in inv.source_years():
+        values, stated = [], []
+        for gas in inv.gases:
+            mass, true_mass = data.mass(source, gas, year), inv.mass(source, gas, year)
+            values.append(None if mass is None else written_tco2e(mass, gas, gwp_set))
+            stated.append(None if true_mass is None else written_tco2e(true_mass, gas, gwp_set))
+        name = facility_name(source, index[source])
+        cells = [name, source.scope_label, source.category, year, _cell(_sum(stated))]
+        body.append([*cells, *map(_cell, values)])
+    return _xlsx([Sheet("Direct Emitters", body)]), XLSX

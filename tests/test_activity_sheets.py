@@ -28,13 +28,14 @@ DIESEL_STATIONARY = (74_100, 3.0, 0.6)
 BIODIESEL_CO2 = 70_800  # biogenic, Vol. 2 Ch. 1 Table 1.4
 NATURAL_GAS_STATIONARY = (56_100, 1.0, 0.1)
 LPG_STATIONARY = (63_100, 1.0, 0.1)
-# Densities and net calorific values the library ships (fuels.csv).
+# Densities and net calorific values (PCI) of the National Energy Balance (BEN) conversion
+# table, as issue #21's domain review gives them; the International Table calorie, 4.1868 J.
+KCAL_GJ = 4.1868e-6  # GJ per kcal
 DIESEL_DENSITY = 840.0  # kg/m³
-DIESEL_NCV = 43.0  # GJ/t, IPCC 2006 Vol. 2 Ch. 1 Table 1.2
-BIODIESEL_NCV = 33.16  # MJ/L, BEN
-NATURAL_GAS_DENSITY = 0.7  # kg/m³
-NATURAL_GAS_NCV = 48.0  # GJ/t
-LPG_NCV = 47.3  # GJ/t
+DIESEL_NCV = 10_100 * KCAL_GJ * 1000  # GJ/t: 10,100 kcal/kg = 42.28668 GJ/t
+BIODIESEL_NCV = 9_000 * KCAL_GJ * 1000 * 0.880  # MJ/L: 9,000 kcal/kg × 880 kg/m³ = 33.159 MJ/L
+NATURAL_GAS_NCV_M3 = 8_800 * KCAL_GJ  # GJ/m³: dry gas, 8,800 kcal/m³ = 0.0368438 GJ/m³
+LPG_NCV = 11_100 * KCAL_GJ * 1000  # GJ/t: 11,100 kcal/kg = 46.47348 GJ/t
 # Biodiesel in diesel B (CNPE): 12% from April 2023, 14% from 1 March 2024.
 B12, B14 = 0.12, 0.14
 # MCTI, SIN average (location-based) emission factor 2024, t CO2/MWh, January to December.
@@ -153,8 +154,7 @@ def expected_program() -> dict[str, float]:
     # An annual quantity: the share weighted by the days each was in force in 2024.
     annual_share = (B12 * 60 + B14 * 306) / 366
     generator = diesel_b(GENERATOR_L, annual_share, DIESEL_STATIONARY)
-    gas = by_mass(NATURAL_GAS_M3 * NATURAL_GAS_DENSITY / 1000, NATURAL_GAS_NCV,
-                  NATURAL_GAS_STATIONARY)  # fmt: skip
+    gas = by_mass(NATURAL_GAS_M3 * NATURAL_GAS_NCV_M3, 1.0, NATURAL_GAS_STATIONARY)  # GJ × 1
     lpg = by_mass(LPG_KG / 1000, LPG_NCV, LPG_STATIONARY)
     grid = math.fsum(
         mwh * factor
@@ -371,12 +371,21 @@ def test_a_row_off_by_five_percent_is_a_finding_that_names_the_factor():
     assert set(inventory.table["basis"]) == {"reported"}
     assert set(inventory.table["activity"]) == {"natural_gas_stationary"}
     (check,) = inventory.reconciliation
-    assert check.status == "conflict"
+    # The workbook against our factor library is a finding on the factors, not a conflict of
+    # the workbook with itself: with no total of its own to check, the sheet is unverified.
+    assert check.status == "unverified"
     activity = next(e for e in check.evidence if e.kind == "activity")
     assert (activity.compared, activity.agreeing, activity.bad_rows) == (3, 2, (4,))
     (finding,) = [f for f in inventory.findings if f.code == "activity_factor_differs"]
     assert finding.rows == (4,)
     assert finding.message_pt.startswith("Linha 4: Gás natural")
+    # Both implied factors per GJ: stated t × 1000 / 10,000 GJ, and ours (56.1 t CO2/TJ +
+    # 28 × 1 + 265 × 0.1 kg/TJ = 56.1545 kg CO2e/GJ), to three significant digits.
+    theirs_per_gj = stated[0] * 1000 / GAS_GJ[0]
+    assert f"A planilha usa {theirs_per_gj:.1f} kg CO2e/GJ".replace(".", ",") in finding.message_pt
+    assert "a biblioteca, 56,2." in finding.message_pt
+    assert f"The workbook uses {theirs_per_gj:.1f} kg CO2e/GJ" in finding.message_en
+    assert "the library 56.2." in finding.message_en
     assert "fator CO2 56.100 kg/TJ" in finding.message_pt
     assert "IPCC" in finding.message_pt and "Table 2.3" in finding.message_pt
     assert "CO2 factor 56,100 kg/TJ" in finding.message_en
@@ -391,7 +400,7 @@ def test_rows_within_one_percent_reconcile():
     stated = (round(ours[0] * 0.992, 2), round(ours[1] * 1.009, 2), round(ours[2], 2))
     inventory = load_inventory(mixed_workbook(stated), filename="caldeiras.xlsx")
     (check,) = inventory.reconciliation
-    assert check.status == "reconciled"
+    assert check.status == "unverified"  # agreeing with our library proves no own total
     assert {e.kind: (e.compared, e.agreeing) for e in check.evidence}["activity"] == (3, 3)
     assert not [f for f in inventory.findings if f.code.startswith("activity")]
     assert inventory.total_tco2e == pytest.approx(sum(stated), rel=1e-9)
@@ -499,3 +508,190 @@ def test_a_fuel_named_in_a_waste_sheet_is_not_burnt():
     assert inventory.total_tco2e == pytest.approx(gas_tco2e(1_000.0), rel=1e-9)
     assert set(inventory.table["sheet"]) == {"Combustão estacionária"}
     assert "Resíduos sólidos" in inventory.skipped_sheets
+
+
+# --- months of litres beside the workbook's own per-gas emissions (issue #21) -----------------
+# The company workbook of the issue: litres per month under a merged 'Consumo de combustível
+# (litros)', then 'Emissões fósseis (t)' over CO2 / CH4 / N2O and 'Emissões biogênicas (t)'
+# over CO2, and a Total row. The 12 litre columns were once melted as emissions and summed as
+# t CO2; they are the activity data those emissions came from.
+
+MIXED_MONTHS = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
+# (unit, vehicles, fuel, litres per month, IPCC factors of its use, what the workbook's CO2
+# is: 1.0 = as the hand computation, 1.08 = a tool's factor 8 % above)
+MIXED_FLEET = (
+    ("Fábrica Campinas", "Caminhões próprios", "Óleo diesel S10", TRUCKS_CAMPINAS, DIESEL_ROAD,
+     1.0),
+    ("Fábrica Recife", "Caminhões próprios", "Óleo diesel S500", TRUCKS_RECIFE, DIESEL_ROAD, 1.08),
+    ("Centro de distribuição", "Empilhadeiras", "Óleo diesel S10", FORKLIFTS, DIESEL_OFFROAD, 1.0),
+)  # fmt: skip
+
+
+def mixed_fleet_gases(litres, factors) -> dict:
+    """t of each gas of one vehicle line over the year, month by month (the blend of each)."""
+    months = [diesel_b(q, month_share(m), factors) for m, q in enumerate(litres, start=1)]
+    return {gas: math.fsum(month[gas] for month in months) for gas in ("CO2", "CH4", "N2O", "bio")}
+
+
+def mixed_fleet_rows(scale: float = 1.0) -> list[list]:
+    """The data rows and the Total row as the workbook writes them, emissions × ``scale``
+    (1,000: kilograms written under a header that says t)."""
+    rows = []
+    for facility, source, fuel, litres, factors, co2_factor in MIXED_FLEET:
+        gases = mixed_fleet_gases(litres, factors)
+        stated = [round(gases["CO2"] * co2_factor, 4), round(gases["CH4"], 6),
+                  round(gases["N2O"], 6), round(gases["bio"], 4)]  # fmt: skip
+        rows.append([facility, source, fuel, *litres, sum(litres), *(v * scale for v in stated)])
+    total = [math.fsum(r[i] for r in rows) for i in range(3, len(rows[0]))]
+    return [*rows, ["Total", None, None, *total]]
+
+
+def mixed_fleet_workbook(scale: float = 1.0) -> bytes:
+    rows = [["Combustão móvel – emissões de CO2, CH4 e N2O da frota – 2024"], []]
+    rows.append([None, None, None, "Consumo de combustível (litros)", *[None] * 12,
+                 "Emissões fósseis (t)", None, None, "Emissões biogênicas (t)"])  # fmt: skip
+    rows.append(["Unidade", "Veículo", "Combustível", *MIXED_MONTHS, "Total anual",
+                 "CO2", "CH4", "N2O", "CO2"])  # fmt: skip
+    rows += mixed_fleet_rows(scale)
+    # D3:P3 spans the 12 months and the annual total; Q3:S3 the three fossil gases.
+    return xlsx({"Combustão móvel": rows}, {"Combustão móvel": ["D3:P3", "Q3:S3"]})
+
+
+def test_months_of_litres_beside_emissions_are_activity_data_and_never_summed_as_t():
+    inventory = load_inventory(mixed_fleet_workbook(), filename="inventario_2024.xlsx")
+    data = mixed_fleet_rows()[:-1]
+    # Columns: 3-14 the months, 15 the annual litres, 16-18 CO2, CH4, N2O (t), 19 biogenic CO2.
+    headline = math.fsum(r[16] + GWP["CH4"] * r[17] + GWP["N2O"] * r[18] for r in data)
+    assert inventory.total_tco2e == pytest.approx(headline, rel=1e-9)
+    assert inventory.biogenic_co2_t == pytest.approx(math.fsum(r[19] for r in data), rel=1e-9)
+    litres = math.fsum(sum(f[3]) for f in MIXED_FLEET)
+    assert litres > 100 * headline  # what the litres summed as t would have shown
+    gases = inventory.totals_by("gas").set_index("gas")["tco2e"]
+    assert gases["CO2"] == pytest.approx(math.fsum(r[16] for r in data), rel=1e-9)
+    # Each row checked as the activity its fuel and vehicles name, month by month.
+    activities_ = inventory.table.groupby("facility")["activity"].first().to_dict()
+    assert activities_ == {"Fábrica Campinas": "diesel_road", "Fábrica Recife": "diesel_road",
+                           "Centro de distribuição": "diesel_offroad"}  # fmt: skip
+    (check,) = inventory.reconciliation
+    kinds = {e.kind: e for e in check.evidence}
+    assert (kinds["activity"].compared, kinds["activity"].agreeing) == (3, 2)
+    assert kinds["activity"].bad_rows == (6,)  # Recife, the workbook's CO2 8 % above ours
+    # The Total row agrees with the rows: the workbook agrees with itself, whatever its factor.
+    assert check.status == "reconciled"
+    assert kinds["total_rows"].compared == kinds["total_rows"].agreeing > 0
+
+
+def test_a_workbook_factor_that_differs_from_the_library_names_both_factors():
+    inventory = load_inventory(mixed_fleet_workbook(), filename="inventario_2024.xlsx")
+    (finding,) = [f for f in inventory.findings if f.code == "activity_factor_differs"]
+    assert finding.rows == (6,)
+    recife = mixed_fleet_rows()[1]
+    litres = sum(TRUCKS_RECIFE)
+    theirs = recife[16] * 1000 / litres  # kg of fossil CO2 per litre the workbook implies
+    ours = mixed_fleet_gases(TRUCKS_RECIFE, DIESEL_ROAD)["CO2"] * 1000 / litres
+    assert theirs / ours == pytest.approx(1.08, rel=1e-4)
+    pt = f"A planilha usa {theirs:.2f} kg CO2/L".replace(".", ",")
+    assert pt in finding.message_pt
+    assert f"a biblioteca, {ours:.2f}".replace(".", ",") + "." in finding.message_pt
+    assert f"The workbook uses {theirs:.2f} kg CO2/L" in finding.message_en
+    assert f"the library {ours:.2f}." in finding.message_en
+
+
+def test_kilograms_under_a_header_in_tonnes_are_an_implausible_reading():
+    inventory = load_inventory(mixed_fleet_workbook(scale=1000), filename="inventario_2024.xlsx")
+    # The row checks are blind to scale: the Total row still agrees with the rows.
+    (check,) = inventory.reconciliation
+    assert {e.kind: e.agreeing == e.compared for e in check.evidence}["total_rows"]
+    implausible = {f.rows: f for f in inventory.findings if f.code == "activity_implausible"}
+    assert set(implausible) == {(5, 6), (7,)}  # road trucks, and the forklifts apart
+    trucks = implausible[(5, 6)]
+    assert trucks.sheet == "Combustão móvel"
+    rows = mixed_fleet_rows(scale=1000)
+    # The median of the two rows' kg of fossil CO2 per litre, as read (t) × 1000 / litres.
+    implied = (
+        rows[0][16] * 1000 / sum(TRUCKS_CAMPINAS) + rows[1][16] * 1000 / sum(TRUCKS_RECIFE)
+    ) / 2
+    shown = f"{implied:,.0f}".replace(",", ".")
+    assert (
+        f"Aba 'Combustão móvel', coluna 'Emissões fósseis (t) / CO2' (Óleo diesel B (transporte "
+        f"rodoviário)): a leitura implica {shown} kg CO2 por litro de óleo diesel; a faixa física "
+        "é 1,9–3,2 kg/L (× 0,001 cabe na faixa"
+    ) in trucks.message_pt
+    assert f"the reading implies {implied:,.0f} kg CO2 per litre of diesel" in trucks.message_en
+    assert "Emissões fósseis (t) / CO2" in trucks.message_en
+
+
+def lpg_months_workbook() -> bytes:
+    rows = [["Combustão estacionária – emissões de GEE – 2024"], []]
+    rows.append([None, None, "Consumo de GLP (kg)", *[None] * 11, "Emissões (t CO2e)"])
+    rows.append(["Unidade", "Combustível", *MIXED_MONTHS, None])
+    rows.append(["Fábrica Recife", "GLP", *[3_500.0] * 12, 123.4])
+    return xlsx({"Combustão estacionária": rows}, {"Combustão estacionária": ["C3:N3"]})
+
+
+def test_months_of_kilograms_of_fuel_beside_emissions_are_consumption():
+    inventory = load_inventory(lpg_months_workbook(), filename="glp.xlsx")
+    assert inventory.total_tco2e == pytest.approx(123.4, rel=1e-9)  # never + 42,000 kg
+    assert set(inventory.table["activity"]) == {"lpg_stationary"}
+    (check,) = inventory.reconciliation
+    activity = next(e for e in check.evidence if e.kind == "activity")
+    assert activity.compared == 1
+    # 42,000 kg × 46.47348 GJ/t × 63.1 t CO2/TJ (+ 28 × 1 + 265 × 0.1 kg CH4, N2O /TJ) = 125.5 t
+    ours = co2e(by_mass(42.0, LPG_NCV, LPG_STATIONARY))
+    assert activity.agreeing == int(abs(ours - 123.4) <= 0.02 * ours)
+
+
+# --- refrigerant recharges: what leaked is the recharge less what was recovered ----------------
+# AR5 (IPCC AR5 WG1 Ch. 8 Table 8.A.1): HFC-32 677, HFC-125 3,170, HFC-143a 4,800, HFC-134a
+# 1,300, HCFC-22 1,760. R-410A is 50 % HFC-32 + 50 % HFC-125: 0.5·677 + 0.5·3,170 = 1,923.5;
+# R-404A 44 % HFC-125 + 52 % HFC-143a + 4 % HFC-134a: 1,394.8 + 2,496 + 52 = 3,942.8
+# (ASHRAE 34 compositions, engine/inventory/data/blends.csv).
+R410A_AR5 = 0.5 * 677 + 0.5 * 3170
+R404A_AR5 = 0.44 * 3170 + 0.52 * 4800 + 0.04 * 1300
+
+
+def recharge_workbook(recharged: str, recovered: str) -> bytes:
+    rows = [["Emissões fugitivas – recarga de gases refrigerantes – 2024"], []]
+    rows.append(["Equipamento", "Gás refrigerante", recharged, recovered])
+    rows += [
+        ["Splits do escritório", "R-410A", 12.0, 2.0],
+        ["Chiller central", "HFC-134a", 45.0, 5.0],
+        ["Câmara fria", "R-404A", 8.0, None],  # nothing recovered
+        ["Câmara fria antiga", "R-22", 3.0, 1.0],
+        ["Bebedouro", "HFC-134a", 1.0, 4.0],  # recovered more than recharged: a data error
+    ]
+    return xlsx({"Refrigerantes": rows})
+
+
+@pytest.mark.parametrize(
+    ("recharged", "recovered"),
+    [
+        ("Quantidade recarregada (kg)", "Recolhido (kg)"),
+        ("Recharge (kg)", "Recovered (kg)"),
+        ("Recarga (kg)", "Quantidade recolhida (kg)"),
+    ],
+)
+def test_refrigerant_recharges_less_recoveries_times_gwp(recharged, recovered):
+    inventory = load_inventory(recharge_workbook(recharged, recovered), filename="gases.xlsx")
+    r410a = (12.0 - 2.0) * R410A_AR5 / 1000  # 10 kg × 1,923.5 = 19.235 t CO2e
+    hfc134a = (45.0 - 5.0) * 1300 / 1000  # 52 t
+    r404a = 8.0 * R404A_AR5 / 1000  # 31.5424 t
+    assert r410a == pytest.approx(19.235)
+    assert inventory.total_tco2e == pytest.approx(r410a + hfc134a + r404a, rel=1e-9)
+    assert inventory.montreal_tco2e == pytest.approx((3.0 - 1.0) * 1760 / 1000, rel=1e-9)
+    assert set(inventory.table["basis"]) == {"activity"}
+    assert set(inventory.table["scope"]) == {"1"}
+    (finding,) = [f for f in inventory.findings if f.code == "activity_not_computed"]
+    assert finding.rows == (8,)
+    assert f"'{recovered}'" in finding.message_pt and f"'{recovered}'" in finding.message_en
+
+
+def test_recharges_with_no_unit_anywhere_are_read_as_kg_and_said_so():
+    rows = [["Equipamento", "Gás refrigerante", "Ano", "Recarga", "Recolhido"],
+            ["Chiller central", "HFC-134a", 2024, 10.0, 2.0]]  # fmt: skip
+    inventory = load_inventory(xlsx({"Recargas de gases": rows}), filename="gases.xlsx")
+    assert inventory.total_tco2e == pytest.approx((10.0 - 2.0) * 1300 / 1000, rel=1e-9)
+    (finding,) = [f for f in inventory.findings if f.code == "activity_unit_assumed"]
+    assert finding.rows == (2,)
+    assert "kg" in finding.message_pt and "kg" in finding.message_en
+    assert finding.message_pt != finding.message_en

@@ -39,7 +39,8 @@ def test_only_biogenic_co2_is_apart_biogenic_ch4_and_n2o_count_in_scope():
 
 def test_a_non_biogenic_column_is_fossil():
     rows = [
-        ["Facility", "Total reported direct emissions", "CO2 emissions (non-biogenic)",
+        ["Facility", "Total reported direct emissions (metric tons CO2e)",
+         "CO2 emissions (non-biogenic)",
          "Methane (CH4) emissions", "Biogenic CO2 emissions (metric tons)"],
         ["A", 1000.0, 940.0, 60.0, 300.0],
         ["B", 500.0, 500.0, None, None],
@@ -103,17 +104,28 @@ def test_ar6_methane_by_origin(origin, value):
     assert ar5.total_tco2e == pytest.approx(10.0 * gwp("CH4"))
 
 
-def test_a_unit_stated_nowhere_is_unverified_and_found_by_the_total_column():
+def test_a_unit_stated_nowhere_is_ambiguous_until_chosen_and_found_by_the_total_column():
     alone = [["Fonte", "CO2", "CH4"], ["Caldeira", 1000.0, 1.0]]
     inv = load_inventory(xlsx({"S": alone}), filename="u.xlsx")
-    assert inv.status == "unverified"
-    assert "CO2" in inv.reconciliation[0].message("en")
+    assert inv.status == "ambiguous"
+    (check,) = inv.reconciliation
+    assert "CO2" in check.message("en") and {"t", "kg"} <= set(check.unit_choices)
+    assert {u.source for u in check.units} == {"default"}
+    # read as t until the user says: 1,000 t CO2 + 1 t CH4 x 28 (AR5)
+    assert inv.total_tco2e == pytest.approx(1000.0 + 28.0)
+    chosen = load_inventory(xlsx({"S": alone}), filename="u.xlsx", units={"S": "kg"})
+    assert chosen.total_tco2e == pytest.approx((1000.0 + 28.0) / 1000)
+    assert chosen.status == "unverified"  # the unit is the user's; nothing to check against
+    assert {u.source for u in chosen.reconciliation[0].units} == {"user"}
     kg = [["Fonte", "CO2", "CH4", "Total (t CO2e)"]]
     kg += [["Caldeira", 1_000_000.0, 100.0, 1000.0 + 0.1 * gwp("CH4")]]
     kg += [["Forno", 500_000.0, 20.0, 500.0 + 0.02 * gwp("CH4")]]
     inv = load_inventory(xlsx({"S": kg}), filename="u.xlsx")
     assert inv.status == "reconciled"
     assert inv.total_tco2e == pytest.approx(1500.0 + 0.12 * gwp("CH4"))
+    units = {u.column: u for u in inv.reconciliation[0].units}
+    assert units["Total (t CO2e)"].source == "header" and units["Total (t CO2e)"].factor == 1.0
+    assert units["CO2"].source == "check" and units["CO2"].factor == 1e-3  # kg, from the total
 
 
 def test_a_total_row_that_contradicts_its_rows_is_a_conflict_with_both_figures():

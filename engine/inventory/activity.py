@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import cache
 
@@ -39,19 +39,21 @@ from engine.emissions import (
     activities,
     estimate_rows,
     find_activity,
+    leaked_by_mass_balance,
     nearest,
 )
 from engine.emissions.batch import GAS_PREFIX, MONTREAL_PREFIX
 from engine.emissions.errors import PeriodError
 from engine.emissions.periods import parse_period
-from engine.emissions.units import dimension, parse_unit
+from engine.emissions.units import conversion_factor, dimension, parse_unit
 from engine.formatting import number, percent
 from engine.inventory import fields as F
 from engine.inventory.errors import ActivityUnitError
+from engine.inventory.fields import month_of_header
 from engine.inventory.findings import Finding, rows_text
 from engine.inventory.frames import map_unique
 from engine.inventory.gwp import BIOGENIC_CO2, Ch4Origin, GwpSet, gwp
-from engine.inventory.layout import month_of_header
+from engine.inventory.plausibility import band_for, judge, significant
 from engine.inventory.reconcile import Evidence
 from engine.inventory.table import SheetTable
 
@@ -73,6 +75,15 @@ _QUANTITY_WORDS = re.compile(
     r"fuel use|energia eletrica|electricity)\b"
 )
 _EMISSION_WORDS = re.compile(r"\b(?:emiss\w*|emission\w*|tco2\w*|co2 ?e\w*|equivalente)\b")
+# A refrigerant taken out of equipment for recovery or disposal, and one put back in.
+_RECOVERED = re.compile(
+    r"\b(?:recolhid[oa]s?|recuperad[oa]s?|retirad[oa]s?|recovered|recovery|recuperacao|"
+    r"recolhimento|reclaimed|removed)\b"
+)
+_RECHARGED = re.compile(
+    r"\b(?:recarga\w*|recarregad[oa]s?|recharge\w*|reposi\w*|reabastec\w*|adicionad[oa]s?|"
+    r"quantidade|quantity|added|topped)\b"
+)
 _TOTAL_HEADER = re.compile(r"^(?:total|soma|sum|consumo anual|consumo total|total anual)\b")
 _PAREN = re.compile(r"\(([^()]*)\)")
 _IN_UNIT = re.compile(r"\b(?:em|in)\s+([^\s,;()]+(?:\s+[^\s,;()]+)?)\s*$", re.IGNORECASE)
@@ -121,6 +132,13 @@ class ActivityPlan:
     context_year: str | None
     total_column: str | None  # a row total beside the months: a check, never a quantity
     mixed: bool  # the table carries its own emissions too
+    # A refrigerant's mass taken out for recovery ('Recolhido (kg)'): what leaked is the
+    # recharge less it (the library's mass balance, ``leaked_by_mass_balance``).
+    recovered: str | None = None
+    default_unit: str | None = None  # stated nowhere: kg assumed for refrigerant recharges
+    # The workbook's own emission columns by gas ('' for a CO2e or total column): a finding
+    # on their figures names the column.
+    emission_columns: tuple[tuple[str, str], ...] = ()
 
     @property
     def quantity_columns(self) -> list[str]:
@@ -128,9 +146,13 @@ class ActivityPlan:
 
 
 def plan_activity(
-    table: SheetTable, mapping: dict[str, str | None], file_name: str = ""
+    table: SheetTable,
+    mapping: dict[str, str | None],
+    file_name: str = "",
+    user_unit: str | None = None,
 ) -> ActivityPlan | None:
-    """How to read ``table`` as activity data, or None when it is no activity table."""
+    """How to read ``table`` as activity data, or None when it is no activity table.
+    ``user_unit`` is the unit the user chose for quantities the file states no unit for."""
     by_field = {m: c for c, m in mapping.items() if m and ":" not in m}
     emission_columns = [
         c for c, m in mapping.items()
@@ -138,16 +160,18 @@ def plan_activity(
     ]  # fmt: skip
     context = " ".join(part for part in (table.sheet, table.title) if part)
     quantity = by_field.get(F.QUANTITY) or _unit_named_column(table, mapping)
+    quantity, recovered = _recharge_and_recovery(table, mapping, quantity)
     time_columns = _time_columns(table, mapping)
     if quantity is None and not time_columns:
         return None  # no quantity: an emissions table, read as always
     context_unit = _context_unit(table)
-    if (
-        time_columns
-        and not emission_columns
-        and _time_holds_quantities(table, time_columns, context_unit)
+    if time_columns and _time_holds_quantities(
+        table, time_columns, context_unit, beside_emissions=bool(emission_columns)
     ):
-        quantity = None  # an annual consumption column beside the months is their total
+        # An annual consumption column beside the months is their total. Months of litres
+        # beside the workbook's own emission columns are the quantities those emissions
+        # were computed from: ours check theirs, month by month.
+        quantity = recovered = None
     else:
         time_columns = {}
     if quantity is None and not time_columns:
@@ -159,14 +183,20 @@ def plan_activity(
         # A unit column of masses with no quantity beside it was read as the emissions'
         # unit; beside quantities across the months it is theirs ('kg' of LPG).
         unit_column = by_field.get(F.EMISSIONS_UNIT)
+    default_unit = None
     if not (unit_column or column_units or context_unit):
-        return None
+        if not (by_field.get(F.GAS) and quantity and _is_recharge(quantity, recovered)):
+            return None
+        # Refrigerant recharges are weighed in kg (the cylinder's scale, the IPCC method);
+        # with no unit stated anywhere that is an assumption the sheet says, never a proof.
+        default_unit = user_unit or "kg"
     total = next((c for c in table.columns if c not in time_columns and c != quantity
-                  and _TOTAL_HEADER.match(F.words(c))), None)  # fmt: skip
+                  and c not in emission_columns and _is_total_header(c)), None)  # fmt: skip
     if quantity and time_columns == {} and total == quantity:
         total = None
     if time_columns and quantity is None:
-        total = total or by_field.get(F.QUANTITY)
+        named = by_field.get(F.QUANTITY)
+        total = total or (named if named not in time_columns else None)
     date_column = next((c for c, m in mapping.items() if m is None and F.is_date_header(c)), None)
     plan = ActivityPlan(
         quantity=quantity,
@@ -184,12 +214,51 @@ def plan_activity(
         context_year=F.year_in_text(context) or F.year_in_text(file_name),
         total_column=total,
         mixed=bool(emission_columns),
+        recovered=recovered,
+        default_unit=default_unit,
+        emission_columns=tuple(
+            (F.mapped_gas(mapping[c]) or "", c)
+            for c in emission_columns
+            if F.base_field(mapping[c]) != F.BIOGENIC_CO2
+        ),
     )
     # What was consumed: a column that names it, or the sheet's name or title.
     named_by = [c for c in (plan.fuel, plan.gas, plan.source) if c]
     if not named_by and _activity_in(context) is None:
         return None
     return plan
+
+
+def _is_total_header(column: str) -> bool:
+    """'Total', 'Total anual', or a group's total ('Consumo de combustível (litros) / Total
+    anual')."""
+    last = column.rsplit(F.HEADER_JOIN, maxsplit=1)[-1]
+    return bool(_TOTAL_HEADER.match(F.words(column)) or _TOTAL_HEADER.match(F.words(last)))
+
+
+def _is_recharge(quantity: str, recovered: str | None) -> bool:
+    return bool(recovered or _RECHARGED.search(F.words(quantity)))
+
+
+def _recharge_and_recovery(
+    table: SheetTable, mapping: dict[str, str | None], quantity: str | None
+) -> tuple[str | None, str | None]:
+    """A refrigerant sheet's recharge column and the column of what was recovered, if any.
+    Either header may have won the quantity field ('Quantidade recolhida (kg)'): the one
+    that says recovery is never the quantity while a recharge column stands beside it."""
+    candidates = [
+        c for c in table.columns
+        if mapping.get(c) in (None, F.QUANTITY)
+        and (dimension_of(header_unit(c) or "") == "mass" or header_unit(c) is None)
+    ]  # fmt: skip
+    recovered = next((c for c in candidates if _RECOVERED.search(F.words(c))), None)
+    if recovered is None:
+        return quantity, None
+    if quantity in (None, recovered):
+        quantity = next(
+            (c for c in candidates if c != recovered and _RECHARGED.search(F.words(c))), None
+        )
+    return (quantity, recovered) if quantity else (None, None)
 
 
 _UNIT_HEADER_VERBS = re.compile(
@@ -211,10 +280,11 @@ def _unit_named_column(table: SheetTable, mapping) -> str | None:
 
 
 def _time_columns(table: SheetTable, mapping) -> dict[str, tuple[int | None, str | None]]:
-    """Months (or years) across the columns that no field claims."""
+    """Months (or years) across the columns that no field claims. A month may have won the
+    quantity field by its group header ('Consumo de GLP (kg) / jan'): it is a month still."""
     months = {
         c: (m[0], m[1]) for c in table.columns
-        if mapping.get(c) is None and (m := month_of_header(c))
+        if mapping.get(c) in (None, F.QUANTITY) and (m := month_of_header(c))
     }  # fmt: skip
     if len(months) >= _MIN_TIME_COLUMNS:
         return months
@@ -224,16 +294,38 @@ def _time_columns(table: SheetTable, mapping) -> dict[str, tuple[int | None, str
     return years if len(years) >= _MIN_TIME_COLUMNS else {}
 
 
-def _time_holds_quantities(table: SheetTable, time_columns, context_unit: str | None) -> bool:
+def months_hold_quantities(table: SheetTable, columns: list[str]) -> bool:
+    """Whether months across the columns hold activity data (litres, m³, MWh, kg of fuel),
+    never to be summed as emissions: ``_time_holds_quantities``, judged from the month
+    headers alone when the table has emission columns of its own (its title then speaks
+    of those)."""
+    if len(columns) < _MIN_TIME_COLUMNS:
+        return False
+    others = [c for c in table.columns if c not in columns]
+    beside = any(
+        (m := F.match_header(c)) and F.base_field(m.field) in F.EMISSION_FIELDS for c in others
+    )
+    return _time_holds_quantities(table, columns, _context_unit(table), beside_emissions=beside)
+
+
+def _time_holds_quantities(
+    table: SheetTable, time_columns, context_unit: str | None, *, beside_emissions: bool = False
+) -> bool:
     """Months across the columns hold quantities, not emissions: their headers name a unit
-    no emission is measured in (L, m³, MWh), or the text above says consumption and not
-    emissions. Headers under 'Emissões' and a sheet per gas hold emissions."""
+    no emission is measured in (L, m³, MWh), or consumption and a unit ('Consumo de GLP
+    (kg)'), or the text above says consumption and not emissions. Headers under 'Emissões'
+    or naming a gas, and a sheet per gas, hold emissions. Beside the table's own emission
+    columns only the months' own headers count: the title then describes both."""
     headers = " ".join(F.words(c) for c in time_columns)
     if _EMISSION_WORDS.search(headers) or F.gas_in_header(F.words(table.sheet)):
         return False
     units = [header_unit(c) for c in time_columns]
     if any(u and dimension_of(u) not in (None, "mass") for u in units):
         return True  # 'Jan / L': a units row of litres is consumption whatever the title
+    if _QUANTITY_WORDS.search(headers) and (any(units) or context_unit):
+        return True  # 'Consumo de GLP (kg) / jan', 'Recarga (kg) / jan'
+    if beside_emissions:
+        return False
     text = " ".join(F.words(t) for t in (table.sheet, table.title, *table.context))
     if context_unit and dimension_of(context_unit) not in (None, "mass"):
         return not _EMISSION_WORDS.search(text) or bool(_QUANTITY_WORDS.search(text))
@@ -430,6 +522,10 @@ class ActivityRows:
     unresolved: pd.DataFrame  # rows naming no known activity: row, text, why
     missing_period: list[int]  # sheet rows with a quantity but no date, month or year
     failures: list[tuple[tuple[int, ...], str, str]]  # (sheet rows, pt, en): no factor
+    emission_columns: dict[str, str] = field(default_factory=dict)  # gas ('' CO2e) -> column
+    assumed_unit: str | None = None  # the quantities' unit, stated nowhere
+    # per sheet row: activity, unit, quantity (``_row_quantities``), summed once
+    quantities: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
     @property
     def found_any(self) -> bool:
@@ -499,10 +595,16 @@ def collect_rows(
     )
     row_periods = _row_periods(body, plan)
     parts = []
+    leak_failures: list[tuple[tuple[int, ...], str, str]] = []
     for column in plan.quantity_columns:
         month, year = plan.time_columns.get(column, (None, None))
         quantity = parse(body[column])
-        unit = row_units.fillna(plan.column_units.get(column) or plan.context_unit)
+        if plan.recovered:
+            quantity, negative = _leaked(quantity, parse(body[plan.recovered]))
+            if negative.any():
+                leak_failures.append(_recovery_failure(rows[negative.to_numpy()], plan))
+        stated = plan.column_units.get(column) or plan.context_unit or plan.default_unit
+        unit = row_units.fillna(stated)
         if plan.time_columns:
             year = year or row_periods["year"].where(row_periods["year"].notna(), None)
             period = _month_label(year, month) if month else year
@@ -533,7 +635,46 @@ def collect_rows(
             failures = _failures(todo[failed], result[failed], errors, table.sheet, strict)
             todo, result = todo[~failed], result[~failed]
     requests = todo
-    return ActivityRows(requests, result, estimates, unresolved, missing_period, failures)
+    failures = leak_failures + failures
+    return ActivityRows(
+        requests, result, estimates, unresolved, missing_period, failures,
+        emission_columns=dict(plan.emission_columns),
+        assumed_unit=plan.default_unit,
+    )  # fmt: skip
+
+
+def _leaked(recharged: pd.Series, recovered: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """kg leaked per row by the library's mass balance (recharged − recovered; a blank
+    recovery is none), and the rows that recovered more than they recharged: a data error
+    the user fixes, never a negative emission."""
+    values, negative = [], []
+    for put_in, taken_out in zip(
+        recharged.to_numpy(dtype=float), recovered.fillna(0.0).to_numpy(dtype=float), strict=True
+    ):
+        if np.isnan(put_in):
+            values.append(np.nan)
+            negative.append(False)
+            continue
+        try:
+            values.append(leaked_by_mass_balance(put_in, taken_out))
+            negative.append(False)
+        except ValueError:
+            values.append(np.nan)
+            negative.append(True)
+    return (pd.Series(values, index=recharged.index, dtype=float),
+            pd.Series(negative, index=recharged.index, dtype=bool))  # fmt: skip
+
+
+def _recovery_failure(rows: pd.Series, plan: ActivityPlan) -> tuple[tuple[int, ...], str, str]:
+    listed = tuple(sorted(int(r) for r in rows))
+    column = plan.quantity or ""
+    return (
+        listed,
+        f"a quantidade recolhida ('{plan.recovered}') é maior que a recarregada ('{column}'); "
+        "confira os registros.",
+        f"the recovered amount ('{plan.recovered}') exceeds the recharged ('{column}'); check "
+        "the records.",
+    )
 
 
 def _estimate(todo: pd.DataFrame, gwp_set: GwpSet, factors: FactorLibrary | None):
@@ -968,7 +1109,116 @@ def compare(
     if bad:
         pt += f" Diferem: linhas {rows_text(bad)}."
         en += f" Differ: rows {rows_text(bad)}."
+    findings.extend(_implausible(rows, their_gas, compared, sheet))
+    # Kind 'activity': the workbook against the factor library, never the workbook against
+    # itself; a difference is a finding on the factors, not a conflict of the sheet's reading.
     return Evidence("activity", total, agreeing, pt, en, tuple(bad)), findings
+
+
+def _row_quantities(rows: ActivityRows) -> pd.DataFrame:
+    """Per sheet row: its activity, its unit (None when months differ in unit) and the
+    quantity of all its months (computed once per table: every differing row asks)."""
+    if rows.quantities is None:
+        rows.quantities = _quantities_of(rows)
+    return rows.quantities
+
+
+def _quantities_of(rows: ActivityRows) -> pd.DataFrame:
+    requests = rows.requests
+    grouped = requests.groupby("row", sort=False)
+    frame = grouped.agg(activity=("activity", "first"), unit=("unit", "first"),
+                        quantity=("quantity", "sum"))  # fmt: skip
+    frame.loc[grouped["unit"].nunique() > 1, "unit"] = None
+    return frame
+
+
+def _stated_basis(their_gas: pd.Series, row: int) -> tuple[str, float]:
+    """What a row's implied factor is judged on: the workbook's fossil CO2 when it gives one,
+    else all its CO2e (a refrigerant's, a single-figure row's)."""
+    if (row, "CO2") in their_gas.index:
+        return "CO2", float(their_gas.loc[(row, "CO2")])
+    return "", float(their_gas.loc[row].sum())
+
+
+def _stated_bases(their_gas: pd.Series, rows: pd.Index) -> tuple[np.ndarray, np.ndarray]:
+    """``_stated_basis`` for many rows at once: one pass over the series, not two lookups a
+    row (100,000 rows took 28 s that way)."""
+    frame = their_gas.rename("value").reset_index()
+    frame.columns = ["row", "gas", "value"]
+    co2 = frame[frame["gas"] == "CO2"].groupby("row")["value"].sum()
+    everything = frame.groupby("row")["value"].sum()
+    has_co2 = rows.isin(co2.index)
+    gas = np.where(has_co2, "CO2", "")
+    stated = np.where(
+        has_co2,
+        co2.reindex(rows).to_numpy(dtype=float),
+        everything.reindex(rows).to_numpy(dtype=float),
+    )
+    return gas, stated
+
+
+def _implausible(
+    rows: ActivityRows, their_gas: pd.Series, compared: pd.Index, sheet: str
+) -> list[Finding]:
+    """Per activity and unit, the factor the workbook's figures imply against the physical
+    band (``plausibility``): 1 t of CO2 per litre is a misread unit whatever the row checks
+    say. The finding names the sheet, the column and the implied factor."""
+    quantities = _row_quantities(rows).reindex(compared).dropna(subset=["unit", "activity"])
+    if quantities.empty:
+        return []
+    gas, stated = _stated_bases(their_gas, quantities.index)
+    quantities["gas"] = gas
+    quantities["stated"] = stated
+    findings = []
+    for (activity, unit, gas), group in quantities.groupby(["activity", "unit", "gas"]):
+        judged = judge(str(activity), str(unit), group["quantity"], group["stated"],
+                       gas="" if gas else "CO2e")  # fmt: skip
+        if judged is None or judged.plausible:
+            continue
+        column = rows.emission_columns.get(str(gas)) or ", ".join(
+            c for g, c in rows.emission_columns.items() if g or not gas
+        )
+        info = _by_id().get(str(activity))
+        name = (info.name["pt"], info.name["en"]) if info else (str(activity),) * 2
+        listed = tuple(int(r) for r in group.index)
+        findings.append(Finding(
+            "activity_implausible",
+            f"Aba '{sheet}', coluna '{column}' ({name[0]}): {judged.message('pt')}. "
+            f"{_rows_label(listed, 'pt')}.",
+            f"Sheet '{sheet}', column '{column}' ({name[1]}): {judged.message('en')}. "
+            f"{_rows_label(listed, 'en')}.",
+            sheet, listed,
+        ))  # fmt: skip
+    return findings
+
+
+def _factor_comparison(rows: ActivityRows, row: int, their_gas, our_gas, estimate) -> dict:
+    """'A planilha usa 2,07 kg CO2/m³ para Gás natural; a biblioteca, 1,89.' per language,
+    or empty texts when the row's months differ in unit."""
+    quantities = _row_quantities(rows)
+    unit, quantity = quantities.at[row, "unit"], float(quantities.at[row, "quantity"])
+    gas, theirs = _stated_basis(their_gas, row)
+    mine = our_gas.loc[row]
+    ours = float(mine.get("CO2", np.nan)) if gas else float(mine.sum())
+    if unit is None or not quantity or not np.isfinite(ours):
+        return {"pt": "", "en": ""}
+    band = band_for(estimate.activity, str(unit))
+    shown_unit, mass, per = str(unit), "kg", 1.0
+    if band is not None:
+        shown_unit, mass = band.unit, band.mass
+        per = conversion_factor(str(unit), "m**3" if band.unit == "m³" else band.unit)
+    scale = 1000.0 if mass == "kg" else 1.0
+    theirs_f, ours_f = theirs * scale / (quantity * per), ours * scale / (quantity * per)
+    label = f"{mass} {gas or 'CO2e'}/{shown_unit}"
+    texts = {}
+    for lang in ("pt", "en"):
+        a, b = significant(theirs_f, lang), significant(ours_f, lang)
+        texts[lang] = (
+            f"A planilha usa {a} {label} para {estimate.name['pt']}; a biblioteca, {b}."
+            if lang == "pt"
+            else f"The workbook uses {a} {label} for {estimate.name['en']}; the library {b}."
+        )
+    return texts
 
 
 def _difference(rows, row, numbers, their_gas, our_gas, sheet) -> Finding:  # noqa: PLR0917
@@ -1008,8 +1258,10 @@ def _difference(rows, row, numbers, their_gas, our_gas, sheet) -> Finding:  # no
     }
     factors = {lang: "; ".join(_factor_text(u, lang) for u in uses) for lang in ("pt", "en")}
     verb = ("Diferem", "differ") if len(gases) > 1 else ("Difere", "differs")
-    pt = f"{head['pt']}. {verb[0]} {gas_names['pt']}: {factors['pt']}."
-    en = f"{head['en']}. {gas_names['en']} {verb[1]}: {factors['en']}."
+    implied = _factor_comparison(rows, row, their_gas, our_gas, estimate)
+    pt = f"{head['pt']}. {implied['pt']} {verb[0]} {gas_names['pt']}: {factors['pt']}."
+    en = f"{head['en']}. {implied['en']} {gas_names['en']} {verb[1]}: {factors['en']}."
+    pt, en = pt.replace(".  ", ". "), en.replace(".  ", ". ")
     return Finding("activity_factor_differs", pt, en, sheet, (int(row),))
 
 
@@ -1115,6 +1367,19 @@ def row_findings(rows: ActivityRows, sheet: str) -> list[Finding]:
             "activity_not_computed",
             f"{_rows_label(rows_, 'pt')} não contada(s): {pt}",
             f"{_rows_label(rows_, 'en')} not counted: {en}",
+            sheet, rows_,
+        ))  # fmt: skip
+    if rows.assumed_unit and len(rows.requests):
+        rows_ = tuple(sorted({int(r) for r in rows.requests["row"]}))
+        unit = rows.assumed_unit
+        findings.append(Finding(
+            "activity_unit_assumed",
+            f"A unidade das quantidades não está escrita em lugar nenhum da aba: lidas como "
+            f"{unit}, a unidade usual de recarga de refrigerante. Confira e informe a unidade "
+            "no cabeçalho ('Recarga (kg)').",
+            f"The quantities' unit is written nowhere on the sheet: read as {unit}, the usual "
+            "unit of a refrigerant recharge. Check it and state the unit in the header "
+            "('Recharge (kg)').",
             sheet, rows_,
         ))  # fmt: skip
     return findings

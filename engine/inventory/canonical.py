@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from engine.inventory import activity as A
 from engine.inventory import fields as F
+from engine.inventory import unit_evidence as UE
 from engine.inventory.findings import Finding, rows_text
 from engine.inventory.frames import map_unique
 from engine.inventory.gwp import (
@@ -30,11 +31,13 @@ from engine.inventory.gwp import (
     split_blend,
 )
 from engine.inventory.layout import month_of_header
+from engine.inventory.plausibility import sheet_scale
 from engine.inventory.reconcile import (
     Evidence,
     Part,
     Reading,
     SheetCheck,
+    UnitEvidence,
     agrees,
     choose_reading,
     describe_reading,
@@ -43,7 +46,7 @@ from engine.inventory.reconcile import (
     total_row_evidence,
 )
 from engine.inventory.table import SheetTable
-from engine.inventory.units import decimal_votes, mass_factor, to_numbers
+from engine.inventory.units import UNIT_FACTORS, decimal_votes, mass_factor, to_numbers
 
 CANONICAL_COLUMNS: tuple[str, ...] = (
     "sheet", "row", F.SCOPE, F.CATEGORY, F.SOURCE, F.FACILITY, F.FUEL, F.QUANTITY, F.UNIT,
@@ -80,6 +83,10 @@ def map_columns(table: SheetTable, overrides: dict[str, str | None]) -> dict[str
         priority[column] = 10_000 if column in overrides else (match.priority if match else 0)
         if mapping[column] == F.EMISSIONS_TCO2E and re.search(r"\btotal", F.words(column)):
             priority[column] += 50  # of several CO2e columns, the one that says total is it
+    months = [c for c in table.columns if month_of_header(c) and c not in overrides]
+    if len(months) >= 2:  # months across the columns are time, read by layout or activity
+        for column in months:  # ('Consumo (L) / jan' is January, not the quantity)
+            mapping[column] = None
     for column, mapped in mapping.items():  # a caption over labels is not an emission column
         emission = F.base_field(mapped) in F.EMISSION_FIELDS and column not in overrides
         if emission and _holds_labels(table, column):
@@ -88,6 +95,11 @@ def map_columns(table: SheetTable, overrides: dict[str, str | None]) -> dict[str
         for column, mapped in mapping.items():
             if mapped == F.FACILITY and column not in overrides and _holds_units(table, column):
                 mapping[column] = F.UNIT
+    if F.EMISSIONS_UNIT not in mapping.values():  # an unnamed column of mass units beside
+        for column, mapped in mapping.items():  # the emissions says their unit
+            if mapped is None and column not in overrides and _holds_masses(table, column):
+                mapping[column] = F.EMISSIONS_UNIT
+                break
     if F.QUANTITY not in mapping.values() and F.EMISSIONS_UNIT not in mapping.values():
         for column, mapped in mapping.items():  # no quantity: a unit column of masses is the
             if mapped == F.UNIT and column not in overrides and _holds_masses(table, column):
@@ -119,6 +131,7 @@ def map_columns(table: SheetTable, overrides: dict[str, str | None]) -> dict[str
     return mapping
 
 
+_NUMERIC_KINDS = ("floating", "integer", "mixed-integer-float", "decimal", "empty")
 _UNIT_WORDS = frozenset({"l", "litros", "m3", "m³", "kwh", "mwh", "gj", "km", "un", "unid"})
 
 
@@ -131,6 +144,8 @@ def _holds_labels(table: SheetTable, column: str) -> bool:
 
 
 def _holds_masses(table: SheetTable, column: str) -> bool:
+    if pd.api.types.infer_dtype(table.body[column].head(200), skipna=True) in _NUMERIC_KINDS:
+        return False  # numbers are no units (and a year column has hundreds of them)
     values = table.body[column].dropna().astype(str).str.strip().head(200)
     return bool(len(values)) and bool(values.map(lambda v: mass_factor(v) is not None).all())
 
@@ -194,6 +209,8 @@ def canonicalize(
     original: SheetTable | None = None,
     original_mapping: dict[str, str | None] | None = None,
     check: RowCheck | None = None,
+    user_unit: str | None = None,
+    activity: pd.DataFrame | None = None,
 ) -> SheetResult:
     """Canonical rows of one sheet, read the way its own totals agree with (``reconcile``).
 
@@ -208,16 +225,20 @@ def canonicalize(
     findings: list[Finding] = []
     comma = table_convention(table.body, roles.numeric(), table.decimal_comma)
     numbers = {c: to_numbers(table.body[c], decimal_comma=comma) for c in roles.numeric()}
-    unit_rows = _row_units(table.body, roles.by_field.get(F.EMISSIONS_UNIT))
-    context_factor = _context_factor(table)
-    base = _base_rows(table, roles, numbers, findings)
-    parts = _parts(table, roles, numbers, base, unit_rows=unit_rows, context_factor=context_factor)
+    units = _UnitReader(table, roles, user_unit)
+    if activity is not None:
+        units.prove_by_plausibility(numbers, activity)
+    biogenic_column = roles.by_field.get(F.BIOGENIC_CO2)
+    biogenic_factor = units.factor_of(biogenic_column) if biogenic_column else None
+    base = _base_rows(table, roles, numbers, findings, biogenic_factor=biogenic_factor)
+    parts = _parts(table, roles, numbers, base, units)
     total = numbers[roles.total] if roles.total else None
-    total_factor = (mass_factor(roles.total) or context_factor) if roles.total else None
+    total_factor = units.factor_of(roles.total) if roles.total else None
     biogenic = base[F.BIOGENIC_CO2] if roles.by_field.get(F.BIOGENIC_CO2) else None
     reading = choose_reading(
         parts, total, total_factor, biogenic, table.rows(), gwp_set, ch4_origin
     )
+    unit_evidence = units.settle(parts, reading)
     canonical = _emission_rows(table, roles, numbers, base, parts, reading)
     canonical = _with_co2e(canonical, gwp_set, ch4_origin)
     canonical = _reporting(canonical, table, gwp_set)
@@ -229,7 +250,7 @@ def canonicalize(
         findings.extend(more)
     sheet = _sheet_check(
         table, original or table, original_mapping or mapping, roles, parts, reading, total,
-        canonical, gwp_set, comma, findings, extra,
+        canonical, gwp_set, comma, findings, extra, unit_evidence,
     )  # fmt: skip
     canonical = canonical.join(_extra_columns(table, mapping, roles, canonical, comma))
     ordered = [c for c in CANONICAL_COLUMNS if c in canonical]
@@ -248,6 +269,8 @@ def canonicalize_activity(  # noqa: PLR0917 - the sheet, its reading and the inv
     gwp_set: GwpSet,
     ch4_origin: Ch4Origin,
     parse,
+    *,
+    user_unit: str | None = None,
 ) -> SheetResult:
     """Canonical rows of a sheet of activity data only: every emission computed by the
     factor library, ``basis = "activity"``. Its check is the sheet's own total rows and
@@ -262,7 +285,7 @@ def canonicalize_activity(  # noqa: PLR0917 - the sheet, its reading and the inv
     canonical = canonical.join(_extra_columns(table, kept, _Roles.of(kept), canonical, comma))
     ordered = [c for c in (*CANONICAL_COLUMNS, A.ACTIVITY, A.FACTOR_REF) if c in canonical]
     ordered += [c for c in canonical.columns if c not in ordered]
-    check = _activity_check(table, plan, rows, canonical, parse, findings)
+    check = _activity_check(table, plan, rows, canonical, parse, findings, user_unit)
     return SheetResult(canonical[ordered].reset_index(drop=True), mapping, findings, check)
 
 
@@ -293,6 +316,7 @@ def _activity_check(  # noqa: PLR0917
     canonical: pd.DataFrame,
     parse,
     findings: list[Finding],
+    user_unit: str | None = None,
 ) -> SheetCheck:
     """The sheet's own checks over its quantities: total rows (when every row is in one
     unit, or they add nothing meaningful) and a row total beside the months."""
@@ -335,7 +359,43 @@ def _activity_check(  # noqa: PLR0917
         + (" (with the user's factors)" if users else "")
         + ".",
     )
-    return sheet_check(table.sheet, evidence, computed, None, notes=notes)
+    units = _quantity_units(table, plan, rows, user_unit)
+    check = sheet_check(
+        table.sheet, evidence, computed, None, notes=notes, units=units,
+        rows=int(canonical["row"].nunique()) if len(canonical) else 0,
+    )  # fmt: skip
+    if plan.default_unit and not user_unit:  # a mass of gas stated nowhere: kg or t
+        check = replace(check, unit_choices=("kg", "t"))
+    return check
+
+
+def _quantity_units(
+    table: SheetTable, plan: A.ActivityPlan, rows: A.ActivityRows, user_unit: str | None
+) -> list[UnitEvidence]:
+    """Where the unit of each quantity column was read: its header, the unit column, the text
+    above the table, the user, or nowhere (a recharge weighed in kg is then an assumption)."""
+    found = []
+    columns = [c for c in (*plan.quantity_columns, plan.total_column) if c]
+    for column in columns[:1] if plan.time_columns else columns:
+        said = plan.column_units.get(column)
+        if said:
+            where = ("no cabeçalho da coluna", "in the column's header")
+            found.append(UE.quantity_evidence(column, said, "header", said, where))
+        elif plan.unit_column:
+            units = sorted({str(u) for u in rows.requests["unit"].dropna()})
+            where = (f"na coluna de unidade '{plan.unit_column}'",
+                     f"in the unit column '{plan.unit_column}'")  # fmt: skip
+            found.append(UE.quantity_evidence(column, ", ".join(units), "unit_column",
+                                              plan.unit_column, where))  # fmt: skip
+        elif plan.context_unit:
+            where = ("no título acima da tabela", "in the title above the table")
+            found.append(UE.quantity_evidence(column, plan.context_unit, "title",
+                                              plan.context_unit, where))  # fmt: skip
+        elif user_unit:
+            found.append(UE.user_evidence(column, user_unit, quantity=True))
+        elif plan.default_unit:
+            found.append(UE.missing_evidence(column, plan.default_unit))
+    return found
 
 
 def with_activity_check(
@@ -349,41 +409,134 @@ def with_activity_check(
     return check
 
 
-def _context_factor(table: SheetTable) -> float | None:
-    """A unit the text above the table states for all of it ('All emissions in metric tons')."""
-    for line in table.context:
-        if re.search(r"emiss|emission|valores|values|unidade|units?\b", F.words(line)):
-            factor = mass_factor(line)
-            if factor is not None:
-                return factor
-    return None
+# Words every emission column's header may carry: they say nothing about which column a unit
+# column belongs to ("Total Emission Units" belongs to "Total Emissions", not "CO2 Emissions").
+_GENERIC_WORDS = frozenset(
+    "emission emissions emissao emissoes unit units unidade unidades de do da of the in em "
+    "value values valor valores t co2e tco2e kg".split()
+)
 
 
-def _parts(table, roles, numbers, base, *, unit_rows, context_factor) -> list[Part]:
-    """The emission columns of the sheet, with what the header says of each."""
+def _distinct_words(header: str) -> set[str]:
+    return {w.rstrip("s") for w in F.words(header).split()} - _GENERIC_WORDS
+
+
+class _UnitReader:
+    """Each emission column's unit and its evidence (``unit_evidence``), and which columns a
+    unit column speaks for."""
+
+    def __init__(self, table: SheetTable, roles: _Roles, user_unit: str | None) -> None:
+        self.table = table
+        self.roles = roles
+        self.user_unit = user_unit
+        self.unit_column = roles.by_field.get(F.EMISSIONS_UNIT)
+        self.unit_rows = _row_units(table.body, self.unit_column)
+        descriptive = [roles.by_field.get(f) for f in (F.SOURCE, F.CATEGORY, F.CODE, F.FACILITY)]
+        numeric = set(roles.numeric())
+        self.labels = [c for c in [*descriptive, *table.columns[:3]] if c and c not in numeric]
+        self.evidence: dict[str, UnitEvidence] = {}
+
+    def _unit_column_applies(self, column: str) -> bool:
+        if self.unit_rows is None or not self.unit_rows.notna().any():
+            return False
+        named = _distinct_words(self.unit_column or "")
+        emission = [c for c in self.roles.numeric() if c != self.roles.by_field.get(F.QUANTITY)]
+        speaks_for = [c for c in emission if named & _distinct_words(c)]
+        return column in speaks_for if speaks_for else True
+
+    def evidence_of(self, column: str) -> UnitEvidence | None:
+        if column in self.evidence:
+            return self.evidence[column]
+        found = UE.header_evidence(self.table, column)
+        if found is None and self._unit_column_applies(column):
+            assert self.unit_rows is not None and self.unit_column is not None
+            texts = self.table.body[self.unit_column]
+            found = UE.unit_column_evidence(column, self.unit_column, self.unit_rows, texts)
+        if found is None:
+            found = UE.context_evidence(self.table, column, self.labels)
+        if found is None and self.user_unit in UNIT_FACTORS:
+            found = UE.user_evidence(column, self.user_unit)
+        if found is not None:
+            self.evidence[column] = found
+        return found
+
+    def prove_by_plausibility(self, numbers: dict[str, pd.Series], activity: pd.DataFrame):
+        """Columns whose unit no text states, beside quantities of activity data: the unit
+        under which the factor they imply is physical (1,000 L of diesel emit about 2.7 t of
+        CO2, never 2,700), when the CO2 (or the row's CO2e) is among them."""
+        roles = self.roles
+        co2 = [c for c, gas in roles.gas_mass.items() if gas == "CO2"]
+        candidates = [*co2, *(c for c, gas in roles.gas_co2e.items() if gas == "CO2")]
+        if roles.total:
+            candidates.append(roles.total)
+        unproven = [c for c in self._emission_columns() if self.evidence_of(c) is None]
+        judged = next((c for c in candidates if c in unproven), None)
+        if judged is None:
+            return
+        stated = pd.Series(numbers[judged].to_numpy(), index=self.table.rows().to_numpy())
+        scale = sheet_scale(activity, stated)
+        if scale is None:
+            return
+        for column in unproven:
+            self.evidence[column] = UE.plausibility_evidence(column, scale, judged)
+
+    def _emission_columns(self) -> list[str]:
+        roles = self.roles
+        columns = [*roles.gas_mass, *roles.gas_co2e, roles.total, roles.mass]
+        return [c for c in [*columns, roles.by_field.get(F.BIOGENIC_CO2)] if c]
+
+    def factor_of(self, column: str) -> float | pd.Series | None:
+        """To tonnes, as the evidence says; None when nothing states the unit."""
+        found = self.evidence_of(column)
+        if found is None:
+            return None
+        if found.source == "unit_column" and found.factor is None:
+            assert self.unit_rows is not None
+            return self.unit_rows.fillna(1.0)  # a unit per row; a blank one reads as t
+        return found.factor
+
+    def settle(self, parts: list[Part], reading: Reading) -> list[UnitEvidence]:
+        """Every emission column's evidence once the reading is chosen: a column no text
+        states is fixed by the checks when a proven column anchors them, else it is
+        unproven ('default': the sheet is ambiguous)."""
+        columns = [p.column for p in parts]
+        columns += [c for c in (self.roles.total, self.roles.by_field.get(F.BIOGENIC_CO2)) if c]
+        columns = [c for c in columns if self.table.body[c].notna().any()]  # an empty one
+        anchors = [c for c in columns if self.evidence_of(c) is not None]  # needs no unit
+        settled = []
+        for column in columns:
+            found = self.evidence_of(column)
+            if found is None:
+                factor = (
+                    reading.total_factor
+                    if column == self.roles.total
+                    else reading.factors.get(column)
+                )
+                if anchors and reading.unit_checked and isinstance(factor, float):
+                    found = UE.derived_evidence(column, factor, anchors)
+                else:
+                    found = UE.missing_evidence(column)
+            settled.append(found)
+        return settled
+
+
+def _parts(table, roles, numbers, base, units: _UnitReader) -> list[Part]:
+    """The emission columns of the sheet, with what the file says of each one's unit."""
     parts = []
     for column, gas in roles.gas_mass.items():
-        factor = _stated_factor(column, unit_rows, context_factor)
+        factor = units.factor_of(column)
         ambiguous = roles.total is not None and factor is None
         parts.append(Part(column, numbers[column], gas, False, factor, ambiguous))
     for column, gas in roles.gas_co2e.items():
-        factor = _stated_factor(column, None, context_factor)
+        factor = units.factor_of(column)
         says = F.says_co2e(F.words(column))
         parts.append(Part(column, numbers[column], gas or column, True, factor, not says))
     if not parts and roles.mass:
         gases = map_unique(base[F.GAS], lambda v: canonical_gas(v) or v)
-        factor = _stated_factor(roles.mass, unit_rows, context_factor)
-        parts.append(Part(roles.mass, numbers[roles.mass], gases, False, factor))
+        parts.append(
+            Part(roles.mass, numbers[roles.mass], gases, False, units.factor_of(roles.mass))
+        )
     return parts
-
-
-def _stated_factor(column: str, unit_rows: pd.Series | None, context: float | None):
-    header = mass_factor(column)
-    if header is not None:
-        return header
-    if unit_rows is not None and unit_rows.notna().any():
-        return unit_rows.fillna(context or 1.0)
-    return context
 
 
 def _sheet_check(  # noqa: PLR0917 - the sheet's whole reading, in the order it was made
@@ -398,7 +551,8 @@ def _sheet_check(  # noqa: PLR0917 - the sheet's whole reading, in the order it 
     gwp_set: str,
     comma: bool,
     findings: list[Finding],
-    extra: list[Evidence] = (),  # type: ignore[assignment]
+    extra: list[Evidence],
+    units: list[UnitEvidence],
 ) -> SheetCheck:
     evidence = [reading.evidence] if reading.evidence is not None else []
     checked = _checked_columns(original, original_mapping)
@@ -420,6 +574,8 @@ def _sheet_check(  # noqa: PLR0917 - the sheet's whole reading, in the order it 
     )
     if subtotals is not None:
         evidence.append(subtotals)
+    if original.summaries:
+        evidence.append(_summary_evidence(original.summaries))
     latest = _latest_year(canonical)
     rows = canonical if latest is None else canonical[canonical[F.YEAR].astype(str) == latest]
     market = rows[F.REPORTING] == F.SCOPE2_MARKET  # a market-based sheet: its own figure
@@ -435,13 +591,24 @@ def _sheet_check(  # noqa: PLR0917 - the sheet's whole reading, in the order it 
         stated = float(total.sum()) * (reading.total_factor or 1.0)
     elif stated_last and parts:
         stated = _stated_from_total_rows(stated_last, parts, reading, gwp_set)
-    unverified = [p.column for p in parts if p.factor is None and not reading.unit_checked]
     _conflict_findings(table.sheet, evidence, findings)
     evidence.extend(extra)  # its own findings name the rows and the factors already
     return sheet_check(
-        table.sheet, evidence, computed, stated, unverified_units=unverified,
-        notes=describe_reading(reading, parts, gwp_set),
+        table.sheet, evidence, computed, stated, units=units,
+        notes=describe_reading(reading, parts, gwp_set), rows=int(canonical["row"].nunique()),
     )  # fmt: skip
+
+
+def _summary_evidence(summaries: dict[int, tuple[str, ...]]) -> Evidence:
+    """Summary rows above a coded table, found equal to sums of its top-level codes."""
+    rows = rows_text(sorted(summaries))
+    sums = "; ".join(" + ".join(codes) for codes in summaries.values())
+    n = len(summaries)
+    pt = (f"Linhas de resumo {rows} conferem com a soma dos setores codificados ({sums}): "
+          "conferidas, não somadas.")  # fmt: skip
+    en = (f"Summary rows {rows} equal the sum of the coded sectors ({sums}): checked, not "
+          "added.")  # fmt: skip
+    return Evidence("subtotals", n, n, pt, en)
 
 
 def _latest_year(canonical: pd.DataFrame) -> str | None:
@@ -513,7 +680,12 @@ def _extra_columns(table, mapping, roles, canonical, comma) -> pd.DataFrame:
 
 
 def _base_rows(
-    table: SheetTable, roles: _Roles, numbers: dict[str, pd.Series], findings: list[Finding]
+    table: SheetTable,
+    roles: _Roles,
+    numbers: dict[str, pd.Series],
+    findings: list[Finding],
+    *,
+    biogenic_factor: float | pd.Series | None = None,
 ) -> pd.DataFrame:
     """One row per data row: everything but the emissions."""
     base = pd.DataFrame(index=table.body.index)
@@ -525,8 +697,9 @@ def _base_rows(
     quantity = roles.by_field.get(F.QUANTITY)
     base[F.QUANTITY] = numbers[quantity] if quantity else np.nan
     biogenic = roles.by_field.get(F.BIOGENIC_CO2)
+    factor = biogenic_factor if biogenic_factor is not None else mass_factor(biogenic or "")
     base[F.BIOGENIC_CO2] = (
-        numbers[biogenic] * (mass_factor(biogenic) or 1.0) if biogenic else np.nan
+        numbers[biogenic] * (1.0 if factor is None else factor) if biogenic else np.nan
     )
     _fill_context(base, table)
     _reclassify_losses(base, table.sheet, findings)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from engine.inventory.gwp import BIOGENIC_CO2 as BIOGENIC_GAS
@@ -73,6 +73,7 @@ def _synonyms() -> tuple[_Synonym, ...]:
     )
 
 
+@lru_cache(maxsize=65_536)  # headers and labels are folded again and again
 def words(text: str) -> str:
     """Folded header with punctuation as spaces: 'Emissões (t CO₂e)' -> 'emissoes t co2e'."""
     return " ".join(re.sub(r"[^0-9a-z]+", " ", fold(text.replace("₂", "2"))).split())
@@ -259,6 +260,11 @@ def category_of(text: object) -> tuple[str, str] | None:
     """The GHG Protocol category a name mentions, as (scope, Portuguese name)."""
     if not isinstance(text, str) or not text.strip():
         return None
+    return _category_of_text(text)
+
+
+@lru_cache(maxsize=65_536)  # labels repeat across rows, years and sheets
+def _category_of_text(text: str) -> tuple[str, str] | None:
     folded = words(text)
     for synonym, scope, category_pt, _ in _categories():
         if _contains(folded, synonym):

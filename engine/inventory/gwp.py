@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import re
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Literal
 
@@ -29,6 +29,11 @@ Ch4Origin = Literal["general", "fossil", "non_fossil"]
 CH4_ORIGINS: tuple[Ch4Origin, ...] = ("general", "fossil", "non_fossil")
 DEFAULT_CH4_ORIGIN: Ch4Origin = "general"
 _AR6_CH4: dict[Ch4Origin, float] = {"general": 27.9, "fossil": 29.8, "non_fossil": 27.0}
+# Methane's GWP100 from its non-fossil to its fossil value (fossil methane adds the CO2 it
+# oxidises to): IPCC AR5 WG1 Ch. 8 Table 8.7 (28 and 30), AR6 WG1 Ch. 7 Table 7.15 (27.0
+# and 29.8). A workbook may use either per source (fugitive methane as fossil); older sets
+# give one value.
+CH4_GWP_RANGE: dict[str, tuple[float, float]] = {"AR5": (28.0, 30.0), "AR6": (27.0, 29.8)}
 # Every set the GWP package knows, to recognise the set a workbook's own CO2e figures used.
 SOURCE_GWP_SETS = ("SAR", "TAR", "AR4", "AR5", "AR6")
 
@@ -86,6 +91,7 @@ def _lookup() -> dict[str, str]:
     return lookup
 
 
+@lru_cache(maxsize=8192)  # labels repeat across columns, rows and sheets
 def is_biogenic(text: str) -> bool:
     """A label that says biogenic ('CO2 biogênico'), not one that excludes it ('non-biogenic')."""
     folded = fold(text)
@@ -100,11 +106,25 @@ def canonical_gas(name: object) -> str | None:
     """
     if not isinstance(name, str) or not name.strip():
         return None
+    return _canonical_gas(name)
+
+
+@lru_cache(maxsize=8192)  # called per cell label and per header: the same few names
+def _canonical_gas(name: str) -> str | None:
     if is_biogenic(name):
         stripped = re.sub(r"(?i)\S*biog\S*", " ", fold(name))
         gas = _lookup().get(_compact(stripped)) if stripped.strip() else None
         return gas if gas not in (None, "CO2") else BIOGENIC_CO2
-    return _lookup().get(_compact(name))
+    found = _lookup().get(_compact(name))
+    if found is None:  # 'CO2 fóssil', 'Fossil CO2', 'CO2 (non-biogenic)': the same species
+        bare = _FOSSIL_WORDS.sub(" ", fold(name))
+        found = _lookup().get(_compact(bare)) if bare.strip() else None
+    return found
+
+
+_FOSSIL_WORDS = re.compile(
+    r"\b(?:de origem )?(?:fossil|fosseis|nao[- ]biogenicos?|non[- ]?biogenic|from fossil fuels?)\b"
+)
 
 
 def gwp(gas: str, gwp_set: str, ch4_origin: Ch4Origin = DEFAULT_CH4_ORIGIN) -> float | None:

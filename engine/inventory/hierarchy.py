@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-_CODE = re.compile(r"^\s*((?:\d{1,2}|[IVX]{1,4})(?:\.(?:\d{1,2}|[A-Za-z]{1,2}))*)\.?(?=\s|$|[-–:])")
+# Levels: numbers, one or two letters, or a roman numeral in lower case ('3.D.2.a.iii').
+_CODE = re.compile(
+    r"^\s*((?:\d{1,2}|[IVX]{1,4})(?:\.(?:\d{1,2}|[A-Za-z]{1,2}|[ivx]{1,5}))*)\.?(?=\s|$|[-–:])"
+)
 _MIN_CODED_ROWS = 3
 
 

@@ -107,8 +107,19 @@ class Inventory:
 
     @property
     def status(self) -> Status:
-        """'reconciled', 'unverified' or 'conflict': how the totals stand against the file."""
+        """'reconciled', 'unverified', 'ambiguous' or 'conflict': how the totals stand
+        against the file (``reconcile.overall_status``)."""
         return overall_status(self.reconciliation)
+
+    @property
+    def ambiguous(self) -> list[SheetCheck]:
+        """Sheets whose unit no evidence proves: the user picks it (``load_inventory(units=)``)."""
+        return [check for check in self.reconciliation if check.status == "ambiguous"]
+
+    @property
+    def not_reconciled(self) -> list[SheetCheck]:
+        """Every sheet that is not proven: what a plan, an answer or an export names first."""
+        return [check for check in self.reconciliation if check.status != "reconciled"]
 
     @property
     def conflicts(self) -> list[SheetCheck]:

@@ -5,11 +5,15 @@ sheet's gas and unit), so the ordinary mapping applies to them."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+import numpy as np
 import pandas as pd
 
+from engine.inventory.activity import months_hold_quantities
 from engine.inventory.fields import (
     EMISSION_FIELDS,
+    HEADER_JOIN,
     YEAR,
     base_field,
     gas_in_header,
@@ -19,8 +23,10 @@ from engine.inventory.fields import (
     year_in_text,
     year_of_header,
 )
+from engine.inventory.reconcile import UnitEvidence
 from engine.inventory.table import SheetTable
-from engine.inventory.units import mass_factor
+from engine.inventory.unit_evidence import context_evidence, header_evidence
+from engine.inventory.units import UNIT_NAMES
 
 YEAR_COLUMN = "Ano"
 _MIN_TIME_COLUMNS = 2
@@ -33,7 +39,13 @@ def reshape_time_columns(table: SheetTable, parser_for) -> SheetTable:
     """
     years = {c: y for c in table.columns if (y := year_of_header(c))}
     months = {c: m for c in table.columns if c not in years and (m := month_of_header(c))}
-    if len(months) >= _MIN_TIME_COLUMNS and len(months) > len(years):
+    # Months of litres, m³ or MWh are activity data (``engine.inventory.activity``): summed
+    # as emissions they would count the litres as tonnes.
+    if (
+        len(months) >= _MIN_TIME_COLUMNS
+        and len(months) > len(years)
+        and not months_hold_quantities(table, list(months))
+    ):
         numbers_parser = parser_for(list(months))
         context_year = _context_year(table)
         by_year: dict[str, list[str]] = {}
@@ -68,9 +80,16 @@ def _emission_columns(table: SheetTable, besides: dict[str, str]) -> bool:
         if column in besides:
             continue
         match = match_header(column)
-        if match and base_field(match.field) in EMISSION_FIELDS:
+        if match and base_field(match.field) in EMISSION_FIELDS and not _holds_text(table, column):
             return True
     return False
+
+
+def _holds_text(table: SheetTable, column: str) -> bool:
+    """A column of labels ('1.A Energia') under a header that names the values' metric and
+    unit ('CO₂e (GWP AR5) (Gg)', a national inventory's A6): no emission column itself."""
+    values = table.body[column].dropna().head(200)
+    return bool(len(values)) and bool(values.map(lambda v: isinstance(v, str)).mean() > 0.8)
 
 
 def _context_year(table: SheetTable) -> str | None:
@@ -90,24 +109,40 @@ def _summed_totals(table: SheetTable, by_year: dict[str, list[str]], parse) -> p
 
 
 def _long(frame: pd.DataFrame, keep: list[str], values: pd.DataFrame, name: str, add_year):
-    parts = []
-    for year in values.columns:
-        part = frame[keep].copy()
-        if add_year:
-            part[YEAR_COLUMN] = year or None
-        part[name] = values[year]
-        part["__row"] = frame.index
-        parts.append(part[values[year].notna()])
-    if not parts:
+    """One row per (time column, row) that holds a value: every row of the first time column,
+    in sheet order, then every row of the next. Picked with one take, not a frame per year
+    copied and concatenated (that was 7 s of a 17-sheet, 31-year workbook)."""
+    if values.shape[1] == 0:
         extra = {YEAR_COLUMN: None} if add_year else {}
         return frame[keep].iloc[:0].assign(**extra, **{name: None, "__row": 0})
+    present = values.notna().to_numpy()
+    time_index, rows = np.nonzero(present.T)  # year-major order, rows ascending in each
+    long = frame[keep].iloc[rows].reset_index(drop=True)
+    if add_year:
+        labels = [year or None for year in values.columns]
+        # The dtype a column of each label would have: str, or object once one is missing.
+        years = pd.Series(labels, dtype=object if None in labels else None)
+        long[YEAR_COLUMN] = years.take(time_index).reset_index(drop=True)
+    long[name] = _picked(values, present, rows, time_index)
+    long["__row"] = frame.index.to_numpy()[rows]
+    return long
+
+
+def _picked(values: pd.DataFrame, present, rows, time_index) -> pd.Series:
+    """The values at (rows, time_index), in that order, with the dtype a concatenation of
+    the columns would have."""
+    dtypes = set(values.dtypes)
+    dtype = dtypes.pop() if len(dtypes) == 1 else None
+    if isinstance(dtype, np.dtype):
+        return pd.Series(values.to_numpy()[rows, time_index], dtype=dtype)
+    parts = [values.iloc[:, i][present[:, i]] for i in range(values.shape[1])]
     return pd.concat(parts, ignore_index=True)
 
 
 def _melt(table, time_columns, values, totals, sample: str, layout: str) -> SheetTable:  # noqa: PLR0917
     """One row per original row and year; the original sheet row is kept for every finding."""
     keep = [c for c in table.columns if c not in time_columns]
-    name = _value_name(table, sample)
+    name, unit = _value_name(table, sample, keep)
     while name in keep:
         name += " (valores)"
     # Months of one year beside the row's own year column: that column says the year.
@@ -137,26 +172,29 @@ def _melt(table, time_columns, values, totals, sample: str, layout: str) -> Shee
         sheet_rows=rows,
         context=table.context,
         time_layout=layout,
+        lineage=table.lineage,  # by sheet row: the melted rows keep their coded ancestors
+        unit_sources={name: replace(unit, column=name)} if unit is not None else {},
     )
 
 
-def _value_name(table: SheetTable, sample: str) -> str:
-    """'Emissões CH4 (Gg)' from the sheet's name, title and the time columns' header group."""
-    context = " ".join([table.sheet, table.title, sample, *table.context])
+def _value_name(
+    table: SheetTable, sample: str, labels: list[str]
+) -> tuple[str, UnitEvidence | None]:
+    """'Emissões CH4 (Gg)' from the sheet's name, title and the time columns' header group,
+    with the evidence of its unit: the time columns' header group ('Emissões (Gg) / 2020'),
+    the label column's header ('CO₂e (GWP AR5)' over '(Gg)'), a title or note, the sheet."""
+    context = " ".join([table.sheet, table.title, sample, *table.context, *labels])
     folded = words(context)
     gas = gas_in_header(words(table.sheet)) or gas_in_header(folded)
     co2e = bool(re.search(r"co2 ?eq?\b|equivalente|equivalent", folded))
-    unit = _unit_token(context)
+    unit = header_evidence(table, sample) if HEADER_JOIN in sample else None
+    unit = unit or context_evidence(table, sample, labels)
+    token = UNIT_NAMES.get(unit.factor) if unit is not None and unit.factor else None
     label = "Emissões"
     if gas and not co2e:
         label += f" {gas}"
     if co2e:
-        label += f" ({unit or ''} CO2e)".replace("( ", "(")
-    elif unit:
-        label += f" ({unit})"
-    return label
-
-
-def _unit_token(text: str) -> str | None:
-    factor = mass_factor(text)
-    return {1e6: "Mt", 1e3: "Gg", 1.0: "t", 1e-3: "kg", 1e-6: "g"}.get(factor) if factor else None
+        label += f" ({token or ''} CO2e)".replace("( ", "(")
+    elif token:
+        label += f" ({token})"
+    return label, unit

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from os import PathLike
 from pathlib import Path
 from typing import IO
@@ -38,9 +38,11 @@ from engine.inventory.gwp import (
 )
 from engine.inventory.inventory import Inventory
 from engine.inventory.layout import reshape_time_columns
+from engine.inventory.plausibility import inventory_kind, magnitude_message
 from engine.inventory.reader import Limits, RawSheet, read_sheets, sheet_names
+from engine.inventory.reconcile import Evidence, SheetCheck
 from engine.inventory.table import SheetTable, find_table
-from engine.inventory.units import to_numbers
+from engine.inventory.units import UNIT_FACTORS, to_numbers
 from engine.inventory.views import SheetData, resolve_views
 
 Source = str | PathLike[str] | bytes | bytearray | IO[bytes]
@@ -58,6 +60,7 @@ def load_inventory(
     max_bytes: int = Limits.max_bytes,
     max_rows: int = Limits.max_rows,
     factors: FactorLibrary | None = None,
+    units: dict[str, str] | None = None,
 ) -> Inventory:
     """Read every sheet (or ``sheets``), find each table, map it, compute t CO2e and
     reconcile every sheet with its own totals (``Inventory.reconciliation``).
@@ -66,6 +69,8 @@ def load_inventory(
     activity data (liters, m³, MWh, kg of refrigerant...) are computed with the factor
     library; ``factors`` are the user's own (``engine.emissions.read_factor_csv``), laid over
     the default library (a library that already holds the defaults is used as is).
+    ``units`` maps a sheet to the unit ("t", "kg", "Gg", "Mt") the user chose for its emission
+    columns whose unit the file states nowhere (an ``ambiguous`` sheet).
     Raises an ``InventoryError`` subclass with a Portuguese and an English message.
     """
     chosen_set = check_gwp_set(gwp_set)
@@ -73,7 +78,7 @@ def load_inventory(
     limits = Limits(max_bytes=max_bytes, max_rows=max_rows)
     data, name = _read_source(source, filename, limits)
     raw_sheets = read_sheets(data, name, sheets=sheets, limits=limits)
-    choices = _Choices(chosen_set, origin, _library(factors))
+    choices = _Choices(chosen_set, origin, _library(factors), _check_units(units or {}))
     return _build(raw_sheets, name, choices, column_overrides or {})
 
 
@@ -134,6 +139,14 @@ class _Choices:
     gwp_set: GwpSet
     ch4_origin: Ch4Origin
     factors: FactorLibrary | None = None  # None: the default factor library
+    units: dict[str, str] = field(default_factory=dict)  # sheet -> the unit the user chose
+
+
+def _check_units(units: dict[str, str]) -> dict[str, str]:
+    unknown = {unit for unit in units.values() if unit not in UNIT_FACTORS}
+    if unknown:
+        raise ValueError(f"unknown units {sorted(unknown)}; use one of {sorted(UNIT_FACTORS)}")
+    return dict(units)
 
 
 @dataclass
@@ -151,7 +164,8 @@ def _read_sheet(
     """A table of emissions, of activity data (computed with the factor library), or of
     both (theirs kept, checked row by row against ours)."""
     original_mapping = map_columns(found, overrides)
-    plan = A.plan_activity(found, original_mapping, file_name)
+    user_unit = choices.units.get(found.sheet)
+    plan = A.plan_activity(found, original_mapping, file_name, user_unit)
     rows = None
     if plan is not None:
         columns = [c for c in (*plan.quantity_columns, plan.total_column) if c]
@@ -166,8 +180,9 @@ def _read_sheet(
         if not len(rows.requests):  # known activities, none computed (no year, no factor)
             return _Read(None, not_computed=A.row_findings(rows, found.sheet))
         result = canonicalize_activity(
-            found, original_mapping, plan, rows, choices.gwp_set, choices.ch4_origin, parse
-        )
+            found, original_mapping, plan, rows, choices.gwp_set, choices.ch4_origin, parse,
+            user_unit=user_unit,
+        )  # fmt: skip
         return _Read(result, A.factors_used(rows, found.sheet, "computed"))
     reshaped = reshape_time_columns(found, _parser_for(found))
     mapping = original_mapping if reshaped is found else map_columns(reshaped, overrides)
@@ -177,6 +192,8 @@ def _read_sheet(
     result = canonicalize(
         reshaped, mapping, choices.gwp_set, choices.ch4_origin,
         original=found, original_mapping=original_mapping, check=check,
+        user_unit=user_unit,
+        activity=rows.requests if rows is not None and reshaped is found else None,
     )  # fmt: skip
     if check is None or rows is None or result.table is None or not len(rows.requests):
         return _Read(result)
@@ -235,6 +252,8 @@ def _build(
     findings = [f for f in findings if f.sheet not in resolved.skipped]
     findings.extend(resolved.findings)
     findings.extend(quality_findings(table))
+    findings.extend(_magnitude_findings(checks, table))
+    checks = _implausible_is_conflict(checks, findings)
     findings.extend(_skipped_findings({k: v for k, v in skipped.items()
                                        if k not in resolved.skipped}))  # fmt: skip
     return Inventory(
@@ -251,6 +270,44 @@ def _build(
         factors_used=_factors_used(used, {s.name for s in kept}),
         factors=choices.factors,
     )
+
+
+_IMPLAUSIBLE = ("implausible_magnitude", "activity_implausible")
+
+
+def _implausible_is_conflict(checks: list[SheetCheck], findings: list[Finding]):
+    """A reading that is physically impossible (1 t of CO2 per litre of diesel, a city above
+    any city) is wrong whatever its row checks say: its sheet is in conflict, and says why."""
+    wrong: dict[str, list[Finding]] = {}
+    for finding in findings:
+        if finding.code in _IMPLAUSIBLE:
+            wrong.setdefault(finding.sheet, []).append(finding)
+    result = []
+    for check in checks:
+        said = wrong.get(check.sheet)
+        if not said or check.status == "conflict":
+            result.append(check)
+            continue
+        pt = " ".join(f.message_pt for f in said)
+        en = " ".join(f.message_en for f in said)
+        result.append(replace(
+            check, status="conflict", message_pt=f"{pt} {check.message_pt}",
+            message_en=f"{en} {check.message_en}",
+            evidence=(*check.evidence, Evidence("plausibility", len(said), 0, pt, en)),
+        ))  # fmt: skip
+    return result
+
+
+def _magnitude_findings(checks: list[SheetCheck], table: pd.DataFrame) -> list[Finding]:
+    """Sheets that emit more in their headline year than any inventory of their kind can."""
+    years = table["year"].dropna().nunique() if "year" in table else 0
+    kind = inventory_kind(table, years)
+    found = []
+    for check in checks:
+        said = magnitude_message(check.sheet, check.computed_tco2e, kind)
+        if said is not None:
+            found.append(Finding("implausible_magnitude", said[0], said[1], check.sheet))
+    return found
 
 
 def _factors_used(frames: list[pd.DataFrame], kept: set[str]) -> pd.DataFrame:

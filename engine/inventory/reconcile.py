@@ -27,16 +27,17 @@ from engine.formatting import number
 from engine.inventory.findings import rows_text
 from engine.inventory.frames import map_unique
 from engine.inventory.gwp import SOURCE_GWP_SETS, Ch4Origin, gwp, is_montreal, montreal_share
+from engine.inventory.units import UNIT_NAMES
 from engine.protocol import fold
 
-Status = Literal["reconciled", "unverified", "conflict"]
+Status = Literal["reconciled", "unverified", "ambiguous", "conflict"]
 RECONCILED: Status = "reconciled"
 UNVERIFIED: Status = "unverified"
+AMBIGUOUS: Status = "ambiguous"  # readings a power of 1,000 apart pass; no evidence decides
 CONFLICT: Status = "conflict"
 _RELATIVE = 0.005  # workbooks round each cell; half a percent covers it
 _ABSOLUTE = 0.01
 _UNIT_CANDIDATES = (1.0, 1e-3, 1e3)
-_UNIT_NAMES = {1e6: "Mt", 1e3: "Gg (kt)", 1.0: "t", 1e-3: "kg", 1e-6: "g"}
 
 
 def agrees(a, b):
@@ -56,6 +57,34 @@ class Evidence:
     bad_rows: tuple[int, ...] = ()
 
 
+# Where a column's unit was read (``engine/inventory/unit_evidence.py``). "check" is a column
+# no text states, fixed by the row checks against columns whose unit is proven;
+# "plausibility" a reading proven by the factors it implies; "default" is none at all.
+UnitSource = Literal[
+    "user", "unit_column", "header", "group_header", "units_row", "label_header", "title",
+    "note", "sheet_name", "check", "plausibility", "default",
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class UnitEvidence:
+    """The unit a numeric column was read in and where that came from."""
+
+    column: str  # the column as the workbook heads it
+    unit: str  # as a person reads it: "t", "kg", "Gg", "Mt", "t CO2e", "L", "MWh"
+    factor: float | None  # to tonnes (None for a quantity of activity data)
+    source: UnitSource
+    where_pt: str  # "'(Gg)' na célula A6 → × 1.000 para t"
+    where_en: str  # "'(Gg)' in cell A6 → × 1,000 to t"
+
+    def where(self, language: str = "pt") -> str:
+        return self.where_pt if language.lower().startswith("pt") else self.where_en
+
+    @property
+    def proven(self) -> bool:
+        return self.source != "default"
+
+
 @dataclass(frozen=True)
 class SheetCheck:
     sheet: str
@@ -67,17 +96,31 @@ class SheetCheck:
     message_pt: str
     message_en: str
     evidence: tuple[Evidence, ...] = ()
+    units: tuple[UnitEvidence, ...] = ()  # every emission column's unit and its evidence
+    rows: int = 0  # data rows counted
+    # ambiguous: the units the user may choose between (names as in UnitEvidence.unit)
+    unit_choices: tuple[str, ...] = ()
 
     def message(self, language: str = "pt") -> str:
         return self.message_pt if language.lower().startswith("pt") else self.message_en
 
 
 def overall_status(checks: list[SheetCheck]) -> Status:
+    """conflict, then ambiguous, over every sheet; reconciled only if every sheet is."""
     if any(c.status == CONFLICT for c in checks):
         return CONFLICT
+    if any(c.status == AMBIGUOUS for c in checks):
+        return AMBIGUOUS
     if checks and all(c.status == RECONCILED for c in checks):
         return RECONCILED
     return UNVERIFIED
+
+
+# Kinds of evidence that compare the workbook with itself. "activity" compares it with our
+# factor library: a difference there is a finding about the factors, never a conflict of the
+# workbook with its own totals (README, "How a total is reconciled").
+_SELF_CHECKS = frozenset({"row_totals", "total_rows", "subtotals", "views"})
+UNIT_CHOICES = ("t", "kg", "Gg", "Mt")
 
 
 def sheet_check(
@@ -86,33 +129,47 @@ def sheet_check(
     computed: float,
     stated: float | None,
     *,
-    unverified_units: list[str] = (),  # type: ignore[assignment]
+    units: list[UnitEvidence] = (),  # type: ignore[assignment]
     notes: tuple[str, str] | None = None,
+    rows: int = 0,
 ) -> SheetCheck:
+    """The sheet's status from its evidence: ``conflict`` when a check of the workbook against
+    itself disagrees; ``ambiguous`` when a column's unit is proven by nothing (the checks are
+    blind to scale, so they cannot prove it); ``reconciled`` when checks exist and agree;
+    ``unverified`` when there is nothing to check against."""
     real = [e for e in evidence if e.compared]
-    compared = sum(e.compared for e in real)
-    agreeing = sum(e.agreeing for e in real)
+    own = [e for e in real if e.kind in _SELF_CHECKS]
+    compared = sum(e.compared for e in own)
+    agreeing = sum(e.agreeing for e in own)
     pt = [e.pt for e in real]
     en = [e.en for e in real]
-    if any(e.agreeing < e.compared for e in real):
+    unproven = [u.column for u in units if not u.proven]
+    if any(e.agreeing < e.compared for e in own):
         status: Status = CONFLICT
-    elif real and not unverified_units:
+    elif unproven:
+        status = AMBIGUOUS
+    elif own:
         status = RECONCILED
     else:
         status = UNVERIFIED
-        if not real:
-            pt.append("Sem totais na planilha para conferir.")
-            en.append("No totals in the workbook to check against.")
-    if unverified_units:
-        names = ", ".join(f"'{c}'" for c in unverified_units[:4])
-        pt.append(f"Unidade não informada em {names}: lida como toneladas (t), sem conferência.")
-        en.append(f"No unit stated for {names}: read as tonnes (t), unchecked.")
+        pt.append("Sem totais na planilha para conferir.")
+        en.append("No totals in the workbook to check against.")
+    if unproven:
+        names = ", ".join(f"'{c}'" for c in unproven[:4])
+        pt.append(
+            f"Unidade não informada em {names}: as conferências não distinguem t de kg ou Gg; "
+            "lida como t até que você escolha a unidade."
+        )
+        en.append(
+            f"No unit stated for {names}: the checks cannot tell t from kg or Gg; read as t "
+            "until you choose the unit."
+        )
     if notes:
         pt.append(notes[0])
         en.append(notes[1])
     return SheetCheck(
         sheet, status, computed, stated, compared, agreeing, " ".join(pt), " ".join(en),
-        tuple(evidence),
+        tuple(evidence), tuple(units), rows, UNIT_CHOICES if unproven else (),
     )  # fmt: skip
 
 
@@ -205,7 +262,9 @@ def choose_reading(  # noqa: PLR0917
                     source_gwp_set=source if has_mass else None,
                     includes_biogenic=bio,
                     includes_montreal=mont,
-                    evidence=_row_evidence(int(both.sum()), int(hits.sum()), bad),
+                    evidence=_row_evidence(
+                        int(both.sum()), int(hits.sum()), bad, _total_name(total), parts
+                    ),
                     unit_checked=int(hits.sum()) > 0,
                 ),
             )
@@ -269,12 +328,22 @@ def _co2e_kyoto_share(gas):
     return one(gas)
 
 
-def _row_evidence(compared: int, agreeing: int, bad: tuple[int, ...]) -> Evidence:
+def _total_name(total: pd.Series) -> str:
+    return str(total.name) if total.name is not None else "total"
+
+
+def _row_evidence(
+    compared: int, agreeing: int, bad: tuple[int, ...], total: str, parts: list[Part]
+) -> Evidence:
+    names = ", ".join(f"'{p.column}'" for p in parts[:6])
     pt = (
-        f"A coluna de total confere com a soma das colunas por gás em {agreeing} de "
-        f"{compared} linhas."
+        f"A coluna de total '{total}' confere com a soma das colunas por gás ({names}) em "
+        f"{agreeing} de {compared} linhas."
     )
-    en = f"The total column equals the sum of the per-gas columns in {agreeing} of {compared} rows."
+    en = (
+        f"The total column '{total}' equals the sum of the per-gas columns ({names}) in "
+        f"{agreeing} of {compared} rows."
+    )
     if bad:
         pt += f" Diferem: linhas {rows_text(bad)}."
         en += f" Differ: rows {rows_text(bad)}."
@@ -288,7 +357,7 @@ def describe_reading(reading: Reading, parts: list[Part], gwp_set: str) -> tuple
     for part in parts:
         factor = reading.factors.get(part.column)
         if part.factor is None and reading.unit_checked and isinstance(factor, float):
-            units.setdefault(_UNIT_NAMES.get(factor, str(factor)), []).append(part.column)
+            units.setdefault(UNIT_NAMES.get(factor, str(factor)), []).append(part.column)
     for unit, columns in units.items():
         names = ", ".join(f"'{c}'" for c in columns[:6])
         said_pt.append(f"{names} em {unit}, pela conferência com o total")
@@ -360,19 +429,21 @@ def total_row_evidence(
         )
         previous_total_row = 0
         subtotal_sum = 0.0
+        subtotals_since = 0
         for row, value, mask, is_grand in zip(total_rows, stated, masks, grand, strict=True):
             if np.isnan(value):
                 continue
             upto = int(np.searchsorted(body_rows, row))
             since = int(np.searchsorted(body_rows, previous_total_row))
-            candidates = [
-                cumulative[upto] - cumulative[since],
-                cumulative[upto],
-                cumulative[-1],
-                subtotal_sum,
-                kyoto[upto] - kyoto[since],
-                kyoto[upto],
-            ]
+            # Only sums of at least one row: an empty range adds to 0, which a small stated
+            # figure (0.01 Gg) would "agree" with within the absolute rounding allowance.
+            candidates = [cumulative[-1]]
+            if upto > since:
+                candidates += [cumulative[upto] - cumulative[since], kyoto[upto] - kyoto[since]]
+            if upto:
+                candidates += [cumulative[upto], kyoto[upto]]
+            if subtotals_since:
+                candidates.append(subtotal_sum)
             if mask is not None:  # 'Subtotal Escopo 1' / a year: the rows it names
                 candidates.append(float(values[mask].sum()))
             compared += 1
@@ -380,8 +451,10 @@ def total_row_evidence(
                 agreeing += 1
             else:
                 bad.append(int(row))
-                details.append((int(row), column, float(value), float(candidates[0])))
+                closes = candidates[1] if upto > since else candidates[0]  # since the last
+                details.append((int(row), column, float(value), float(closes)))
             subtotal_sum = 0.0 if is_grand else subtotal_sum + value
+            subtotals_since = 0 if is_grand else subtotals_since + 1
             previous_total_row = row
             stated_last[column] = float(value)
     if not compared:
@@ -438,22 +511,28 @@ def subtotal_evidence(
     if parents is None or parents.empty or not columns:
         return None
     rows = pd.concat([body[columns], parents[columns]])
-    values = {c: parse(rows[c]) for c in columns}
+    # One matrix, rows by position: a national workbook has thousands of (parent, column)
+    # pairs, and a pandas lookup for each was half of its load.
+    matrix = np.column_stack([parse(rows[c]).to_numpy(dtype=float) for c in columns])
+    position = {int(r): i for i, r in enumerate(rows.index)}
     compared = agreeing = 0
     bad = []
     for parent, kids in children.items():
-        for column in columns:
-            stated = values[column].get(parent)
-            if stated is None or pd.isna(stated):
-                continue
-            summed = values[column].reindex(kids).sum(min_count=1)
-            if pd.isna(summed):
-                continue
-            compared += 1
-            if agrees(float(stated), float(summed)):
-                agreeing += 1
-            else:
-                bad.append(parent)
+        at = position.get(int(parent))
+        kid_positions = [position[k] for k in kids if k in position]
+        if at is None or not kid_positions:
+            continue
+        stated = matrix[at]
+        items = matrix[kid_positions]
+        summed = np.nansum(items, axis=0)
+        valid = ~np.isnan(stated) & ~np.isnan(items).all(axis=0)
+        if not valid.any():
+            continue
+        hits = agrees(stated[valid], summed[valid])
+        compared += int(valid.sum())
+        agreeing += int(hits.sum())
+        if not hits.all():
+            bad.append(parent)
     if not compared:
         return None
     pt = (

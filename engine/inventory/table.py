@@ -6,20 +6,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from engine.inventory.fields import (
     HEADER_JOIN,
     base_field,
+    category_of,
     is_date_header,
     is_unit_text,
     is_year,
     match_header,
     month_of_header,
+    parse_scope,
+    words,
     year_of_header,
 )
 from engine.inventory.hierarchy import find_arithmetic, find_hierarchy
 from engine.inventory.reader import RawSheet
+from engine.inventory.reconcile import UnitEvidence
 from engine.inventory.units import mass_factor, to_numbers
 
 _HEADER_SEARCH_ROWS = 60
@@ -45,6 +50,12 @@ class SheetTable:
     parent_frame: pd.DataFrame | None = None  # coded subtotal rows (1, 1.A ...), index = row
     lineage: dict[int, list[str]] = field(default_factory=dict)  # row -> labels above it
     children: dict[int, list[int]] = field(default_factory=dict)  # subtotal -> its rows
+    # A column's unit read from somewhere other than its header (a melted value column whose
+    # unit stood in the label column's header or a title): column -> UnitEvidence
+    unit_sources: dict[str, UnitEvidence] = field(default_factory=dict)
+    # Uncoded rows of a coded table that add up to some of its top-level codes ('Emissões
+    # totais' = 1 + 3 + 4): row -> those codes. Checked, never added.
+    summaries: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     def rows(self) -> pd.Series:
         """The 1-based sheet row of every body row."""
@@ -85,8 +96,8 @@ def find_table(raw: RawSheet) -> SheetTable | None:
     if best is None or best[0] < 2:
         return None
     _, header_index, above = best
-    if header_index + 1 < len(head) and _is_units_row(head[header_index + 1]):
-        header_index += 1  # a row of units under the names belongs to the header
+    while header_index + 1 < len(head) and _is_units_row(head[header_index + 1]):
+        header_index += 1  # rows of units (and GWPs) under the names belong to the header
         above += 1
     names = _unique(_join(filled[header_index - above : header_index + 1]))
     body = pd.DataFrame(rows[header_index + 1 :], dtype=object)
@@ -97,11 +108,16 @@ def find_table(raw: RawSheet) -> SheetTable | None:
     body = body.replace("", None)
     typed_errors = _error_texts(body)  # '#N/A' written as text: CSV, ODS
     body, totals, notes = _split_rows(body, names)
+    body, totals = _names_that_say_total(body, totals, raw.decimal_comma)
     labels = [c for c in names[:3] if body[c].head(50).map(_is_label).any()]
     hierarchy = find_hierarchy(body, labels)
     if not hierarchy.parents and len(body) <= 600:
         hierarchy = _arithmetic_tree(body, raw.decimal_comma)
     parent_frame = None
+    summaries: dict[int, tuple[str, ...]] = {}
+    if hierarchy.by_code and hierarchy.parents:
+        summaries = _summary_rows(body, hierarchy, labels, raw.decimal_comma)
+        body = body.drop(index=list(summaries))
     lineage = _lineage(body, hierarchy, labels) if hierarchy.parent_of else {}
     if hierarchy.parents:
         parent_frame = body.loc[hierarchy.parents]
@@ -128,11 +144,51 @@ def find_table(raw: RawSheet) -> SheetTable | None:
         lineage=lineage,
         context=[line for line in above_lines if line] + notes,
         parent_frame=parent_frame,
+        summaries=summaries,
         # only coded trees are a check: arithmetic ones agree by construction
         children={int(p): [int(c) for c in kids] for p, kids in hierarchy.children.items()}
         if hierarchy.by_code
         else {},
     )
+
+
+_MAX_SUMMARY_ROOTS = 12  # subsets of the top-level codes tried: 4,095 at most
+
+
+def _summary_rows(
+    body: pd.DataFrame, hierarchy, labels: list[str], decimal_comma: bool | None
+) -> dict[int, tuple[str, ...]]:
+    """Uncoded rows whose every number is the sum of the same top-level coded rows."""
+    uncoded = [int(i) for i in body.index if int(i) not in hierarchy.codes]
+    roots = [i for i in hierarchy.codes if i not in hierarchy.parent_of and i in body.index]
+    if not uncoded or not 1 <= len(roots) <= _MAX_SUMMARY_ROOTS:
+        return {}
+    numeric = [c for c in body.columns if c not in labels]
+    comma = decimal_comma is not False
+    frame = pd.DataFrame({c: to_numbers(body[c], decimal_comma=comma) for c in numeric})
+    frame = frame.loc[:, frame.loc[roots].notna().any()]
+    if frame.empty:
+        return {}
+    root_values = frame.loc[roots].fillna(0.0).to_numpy()
+    found: dict[int, tuple[str, ...]] = {}
+    subsets = [
+        [roots[k] for k in range(len(roots)) if mask >> k & 1] for mask in range(1, 2 ** len(roots))
+    ]
+    sums = [
+        (subset, root_values[[roots.index(r) for r in subset]].sum(axis=0)) for subset in subsets
+    ]
+    for row in uncoded:
+        values = frame.loc[row].to_numpy()
+        valued = ~np.isnan(values)
+        if valued.sum() == 0:
+            continue
+        for subset, total in sums:
+            a, b = values[valued], total[valued]
+            near = np.abs(a - b) <= np.maximum(0.01, 0.005 * np.maximum(np.abs(a), np.abs(b)))
+            if near.sum() * 2 > len(near):  # a change-rate column ('Var. %') never adds up
+                found[row] = tuple(hierarchy.codes[r] for r in subset)
+                break
+    return found
 
 
 def _lineage(body: pd.DataFrame, hierarchy, labels: list[str]) -> dict[int, list[str]]:
@@ -171,15 +227,24 @@ def _is_label(value: object) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
+_GWP_NOTE = re.compile(r"(?i)^\s*(gwp|gtp|potencial)\b|^\s*\(?(sar|tar|ar[4-6])\)?\s*$")
+
+
 def _is_units_row(row: list[object]) -> bool:
-    """A row under the header that only names units: 't', 'kg', 'Gg CO2e', 'MWh', 'L'."""
+    """A row under the header that only names units ('t', 'kg', 'Gg CO2e', 'MWh', 'L') or the
+    GWP each column was weighed with ('GWP 28', 'GWP AR5'): part of a header in rows."""
     values = _nonempty(row)
     if not values or _numbers(row):
         return False
     return all(
         isinstance(v, str)
         and len(v) <= 20
-        and (mass_factor(v) is not None or is_unit_text(v) or is_unit_text(v.replace(" ", "")))
+        and (
+            mass_factor(v) is not None
+            or is_unit_text(v)
+            or is_unit_text(v.replace(" ", ""))
+            or bool(_GWP_NOTE.match(v))
+        )
         for v in values
     )
 
@@ -337,6 +402,11 @@ def _time_score(names: list[str]) -> float:
     free = [name for name in names if year_of_header(name) and match_header(name) is None]
     if len(free) >= 2:
         return 2.5
+    if len(free) == 1 and any(  # one year beside a header that says what the values are
+        (m := match_header(name)) and base_field(m.field) in ("emissions_t_gas", "emissions_tco2e")
+        for name in names
+    ):
+        return 1.0
     # Months count as one field: enough to find 'Unidade | Jan ... Dez', never more than a
     # header group that says what the months hold ('Emissões mensais (t) / Jan').
     months = [name for name in names if month_of_header(name) and match_header(name) is None]
@@ -347,20 +417,87 @@ def _unique(names: list[str]) -> list[str]:
     seen: dict[str, int] = {}
     result = []
     for index, given in enumerate(names):
-        name = given or f"Coluna {_letters(index)}"
+        name = given or f"Coluna {column_letter(index)}"
         count = seen.get(name, 0)
         seen[name] = count + 1
         result.append(name if count == 0 else f"{name} ({count + 1})")
     return result
 
 
-def _letters(index: int) -> str:
+def column_letter(index: int) -> str:
+    """The spreadsheet letter of a 0-based column: 0 -> 'A', 27 -> 'AB'."""
     letters = ""
     index += 1
     while index:
         index, remainder = divmod(index - 1, 26)
         letters = chr(65 + remainder) + letters
     return letters
+
+
+# What a total row's label may add to "Total": nothing, a scope, a year, 'geral', a
+# category; anything else ('Total Energies Refinery', 'TOTAL PETROCHEMICALS USA') is a name.
+_TOTAL_WORDS = re.compile(r"(?i)^\s*(sub-?\s*total|total geral|grand total|total|soma)\b")
+_TOTAL_QUALIFIERS = re.compile(
+    r"^(geral|general|grand|overall|global|final|do|da|de|dos|das|of|the|all|todas?|"
+    r"emiss\w*|emission\w*|escopos?|scopes?|inventario|inventory|anual|annual|ano|year|"
+    r"gross|net|brutas?|brutos?|liquidas?|liquidos?|nacional|national|reported|relatadas?|"
+    r"\d+|[ivx]+|co2e|tco2e|gee|ghg)$"
+)
+
+
+def _names_a_total(label: str) -> bool:
+    rest = words(_TOTAL_WORDS.sub("", label))
+    if not rest:
+        return True
+    if parse_scope(rest) or is_year(rest) or (len(rest.split()) <= 4 and category_of(rest)):
+        return True  # a category names a total in a few words, never inside a long name
+    return all(_TOTAL_QUALIFIERS.match(word) for word in rest.split())
+
+
+def _names_that_say_total(
+    body: pd.DataFrame, totals: pd.DataFrame, decimal_comma: bool | None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A row whose label starts with 'Total' is a total row when its label names a total, or
+    when its numbers add up as one (the rows since the previous total, above it, or all);
+    otherwise it is a data row ('Total Energies Refinery' is a facility)."""
+    if totals.empty:
+        return body, totals
+    text_columns = list(totals.columns[: min(4, len(totals.columns))])
+    values = pd.concat([body, totals]).sort_index()
+    numeric = [c for c in body.columns if not _text_matching(totals[c], _TOTAL).any()]
+    parsed = {c: to_numbers(values[c], decimal_comma=decimal_comma is not False) for c in numeric}
+    names: list[int] = []
+    previous = None
+    for row in totals.index:
+        labels = [v for v in totals.loc[row, text_columns] if isinstance(v, str) and v.strip()]
+        label = next((v for v in labels if _TOTAL.match(v)), "")
+        if _names_a_total(label) or _adds_up(parsed, values.index, row, previous):
+            previous = row
+            continue
+        names.append(row)
+    if not names:
+        return body, totals
+    body = pd.concat([body, totals.loc[names]]).sort_index()
+    return body, totals.drop(index=names)
+
+
+def _adds_up(parsed: dict[str, pd.Series], index: pd.Index, row: int, previous: int | None):
+    """Whether most of the row's numbers are a sum of the rows above it (an identifier column
+    can agree by chance: ids run close to each other)."""
+    above = index[index < row]
+    since = above[above > previous] if previous is not None else above
+    if not len(since):  # a name closes no rows (a lone facility equals the total below it)
+        return False
+    valued = agreeing = 0
+    for values in parsed.values():
+        value = values.get(row)
+        if value is None or pd.isna(value):
+            continue
+        valued += 1
+        candidates = [values.loc[since].sum(), values.loc[above].sum()]
+        if any(abs(value - c) <= max(0.01, 0.005 * max(abs(value), abs(c))) for c in candidates):
+            agreeing += 1
+    return valued > 0 and agreeing * 2 > valued
 
 
 def _split_rows(

@@ -9,9 +9,13 @@ import pandas as pd
 
 from engine.protocol import fold
 
-# Units of mass, to tonnes. Matched on the folded header or cell, as whole words.
+# Units of mass, to tonnes. Matched on the folded header or cell, as whole words. A count word
+# before a ton ("million metric tons", "milhões de toneladas", "mil t") scales it: national and
+# state workbooks state their unit that way in a title line.
+_TON = r"(?:metric )?(?:tons?|tonnes?|toneladas?|t)"
 _MASS_UNITS: tuple[tuple[str, float], ...] = (
-    (r"megatoneladas?|megatonnes?", 1e6),
+    (rf"(?:millions?|milhoes|milhao) (?:of |de )?{_TON}|mmt|megatoneladas?|megatonnes?", 1e6),
+    (rf"(?:thousands?|milhares) (?:of |de )?{_TON}|mil {_TON}", 1e3),
     (r"kt|gg|quilotoneladas?|kilotonnes?", 1e3),
     (r"t|ton|tons|tonne|tonnes|toneladas?|metric tons?|mt", 1.0),
     (r"kg|quilos?|quilogramas?|kilograms?", 1e-3),
@@ -22,18 +26,29 @@ _UNIT_PATTERNS = [
     for pattern, factor in _MASS_UNITS
 ]
 _MEGATONNE = re.compile(r"(?<![A-Za-z])Mt(?![a-z])")  # case matters: 'mt' is a metric ton
+UNIT_NAMES = {1e6: "Mt", 1e3: "Gg", 1.0: "t", 1e-3: "kg", 1e-6: "g"}  # as a person reads them
+UNIT_FACTORS = {name: factor for factor, name in UNIT_NAMES.items()}
 
 
 def mass_factor(text: object) -> float | None:
     """Tonnes per unit named in a header or a unit cell; None when it names no mass unit."""
+    found = mass_unit(text)
+    return found[0] if found else None
+
+
+def mass_unit(text: object) -> tuple[float, str] | None:
+    """Tonnes per unit named in ``text`` and the words that name it ('(Gg)', 'million metric
+    tons'), for a unit's evidence; None when it names no mass unit."""
     if not isinstance(text, str) or not text.strip():
         return None
-    if _MEGATONNE.search(text):
-        return 1e6
+    megatonne = _MEGATONNE.search(text)
+    if megatonne:
+        return 1e6, megatonne.group(0)
     folded = fold(text)
     for pattern, factor in _UNIT_PATTERNS:
-        if pattern.search(folded):
-            return factor
+        match = pattern.search(folded)
+        if match:
+            return factor, match.group(0)
     return None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+import numpy as np
 import pandas as pd
 
 from engine.inventory import fields as F
@@ -18,6 +19,7 @@ from engine.inventory.errors import GwpViewMissingError
 from engine.inventory.findings import Finding
 from engine.inventory.frames import map_unique
 from engine.inventory.gwp import (
+    CH4_GWP_RANGE,
     DEFAULT_CH4_ORIGIN,
     SOURCE_GWP_SETS,
     Ch4Origin,
@@ -25,6 +27,7 @@ from engine.inventory.gwp import (
     gwp,
 )
 from engine.inventory.reconcile import (
+    AMBIGUOUS,
     CONFLICT,
     RECONCILED,
     UNVERIFIED,
@@ -133,12 +136,15 @@ def _without_summaries(sheets, checks, findings, skipped) -> list[SheetData]:
     """A summary sheet (totals by scope that the detail sheets already hold) is a check on
     them, never more emissions: 'Resumo' beside 'Escopo 1', 'Escopo 2'..."""
     kept = list(sheets)
+    # Each sheet is summed against all the others: concatenating only the two columns read
+    # keeps that cheap for a workbook of 31 sheets (the same rows in the same order).
+    slim = {id(s): s.table.reindex(columns=[F.SCOPE, F.EMISSIONS_TCO2E]) for s in sheets}
     for sheet in sorted(sheets, key=lambda s: not _SUMMARY_NAME.search(F.words(s.name))):
         others = [s for s in kept if s is not sheet]
         if not others or sheet.table.empty:
             continue
-        ours = _scope_totals([sheet.table])
-        theirs = _scope_totals([s.table for s in others])
+        ours = _scope_totals([slim[id(sheet)]])
+        theirs = _scope_totals([slim[id(s)] for s in others])
         named = bool(_SUMMARY_NAME.search(F.words(f"{sheet.name} {sheet.title}")))
         if "?" in ours.index or not set(ours.index) <= set(theirs.index):
             continue
@@ -185,15 +191,22 @@ def _families(sheets: list[SheetData], views: list[SheetData]):
     """Groups of sheets over the same rows, each with at least one CO2e view in it."""
     result = []
     claimed: set[str] = set()
+    keys_of: dict[int, set[tuple]] = {}  # every view is matched against every sheet
+
+    def keys_in(sheet: SheetData) -> set[tuple]:
+        if id(sheet) not in keys_of:
+            keys_of[id(sheet)] = _keys(sheet.table)
+        return keys_of[id(sheet)]
+
     for view in views:
         if view.name in claimed:
             continue
-        keys = _keys(view.table)
+        keys = keys_in(view)
         members = [view]
         for other in sheets:
             if other is view or other.name in claimed:
                 continue
-            other_keys = _keys(other.table)
+            other_keys = keys_in(other)
             overlap = len(keys & other_keys) / max(1, min(len(keys), len(other_keys)))
             named = gwp_set_named(f"{view.name} {view.title}") is not None
             if (len(keys) >= 2 or named) and overlap >= _MIN_OVERLAP:
@@ -218,7 +231,8 @@ def _compare(
         mass.notna(),
         rows[F.EMISSIONS_TCO2E] + rows[F.MEMO_TCO2E].where(rows[F.REPORTING] == F.MONTREAL, 0.0),
     )
-    ours = in_view_set.groupby([rows[k] for k in keys], dropna=False).sum()
+    groups = [rows[k] for k in keys]
+    ours = in_view_set.groupby(groups, dropna=False).sum()
     view_rows = view.table
     theirs = (
         (view_rows[F.EMISSIONS_TCO2E] + view_rows[F.MEMO_TCO2E])
@@ -227,6 +241,11 @@ def _compare(
     )
     common = ours.index.intersection(theirs.index)
     hits = agrees(ours.loc[common].to_numpy(), theirs.loc[common].to_numpy())
+    methane = _within_methane_range(
+        rows, groups, ours.loc[common], theirs.loc[common], view_set=view_set, origin=ch4_origin
+    )
+    fossil_methane = methane & ~hits
+    hits = hits | methane
     compared, agreeing = len(common), int(hits.sum())
     headline = common
     if F.YEAR in keys and len(common):  # the figures shown are the headline year's
@@ -240,9 +259,52 @@ def _compare(
     en = (f"Sheet '{view.name}' equals the per-gas sheets ({names}) × {view_set} GWPs in "
           f"{agreeing} of {compared} values; the totals come from the per-gas sheets, with "
           f"{gwp_set}.")  # fmt: skip
+    if fossil_methane.any():
+        count = int(fossil_methane.sum())
+        low, high = CH4_GWP_RANGE[view_set]
+        pt += (
+            f" Em {count} valores a aba usa para o metano um GWP entre {low:g} e {high:g} "
+            "(metano fóssil, como nas emissões fugitivas): uma escolha de GWP, não um erro."
+        )
+        en += (
+            f" In {count} values the sheet uses a methane GWP between {low:g} and {high:g} "
+            "(fossil methane, as for fugitive emissions): a GWP choice, not an error."
+        )
     evidence = Evidence("views", compared, agreeing, pt, en)
     status = RECONCILED if compared and agreeing == compared else CONFLICT
+    unproven = any(s.check is not None and s.check.status == AMBIGUOUS for s in [view, *per_gas])
+    if status == CONFLICT and unproven and _apart_by_a_power_of_1000(ours, theirs, common):
+        status = AMBIGUOUS  # two sheets of unstated units, 1,000 apart: which one is off?
+        pt += " Os valores diferem por um fator de 1.000: as unidades não estão informadas."
+        en += " The values differ by a factor of 1,000: the units are not stated."
     return SheetCheck(
         view.name, status, float(ours.loc[headline].sum()), float(theirs.loc[headline].sum()),
         compared, agreeing, pt, en, (evidence,),
     )  # fmt: skip
+
+
+def _within_methane_range(rows, groups, ours, theirs, *, view_set, origin):
+    """Values the view states between the per-gas figures with methane at its non-fossil and
+    at its fossil GWP (``gwp.CH4_GWP_RANGE``): the view chose methane's GWP per source."""
+    if view_set not in CH4_GWP_RANGE or not len(ours):
+        return np.zeros(len(ours), dtype=bool)
+    used = gwp("CH4", view_set, origin)
+    low, high = CH4_GWP_RANGE[view_set]
+    is_ch4 = rows[F.GAS] == "CH4"
+    mass = rows[F.EMISSIONS_T_GAS].where(is_ch4, 0.0).fillna(0.0)
+    ch4 = mass.groupby(groups, dropna=False).sum().reindex(ours.index).to_numpy()
+    base = ours.to_numpy()
+    stated = theirs.to_numpy()
+    lower = base + ch4 * (low - (used or low))
+    upper = base + ch4 * (high - (used or low))
+    slack = np.maximum(0.01, 0.005 * np.abs(stated))
+    return (ch4 > 0) & (stated >= lower - slack) & (stated <= upper + slack)
+
+
+def _apart_by_a_power_of_1000(ours: pd.Series, theirs: pd.Series, common) -> bool:
+    a, b = ours.loc[common].to_numpy(), theirs.loc[common].to_numpy()
+    both = (a != 0) & (b != 0)
+    if not both.any():
+        return False
+    ratios = b[both] / a[both]
+    return any(bool(np.all(agrees(ratios, p))) for p in (1e-6, 1e-3, 1e3, 1e6))
