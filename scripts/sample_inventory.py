@@ -5,19 +5,18 @@ São Paulo) is laid out like the Brazilian GHG Protocol Program's calculation to
 "Sobre" sheet, then one sheet per category with a merged title, a two-row merged header,
 the data rows, a "Total" row and a "Fonte: ..." note. Every emission is computed here from
 activity data, so the numbers and their totals agree and the workbook is the same on every
-build. Combustion and grid electricity are computed by the product's own factor library
-(``engine.emissions.estimate``, AR5): the ingestion recomputes those rows with it, so the
-sample reconciles and each figure traces to a cited factor. Electricity is stated per month,
-with the MCTI's monthly factor of the SIN. Two fuels the library cannot compute (gasoline C:
-no density of anhydrous ethanol; LPG forklifts: no off-road LPG factor) keep the sample's
-own factors, which the mobile-combustion sheet's note states; the ingestion does not check
-them. Carbonates, refrigerants, travel and waste carry their factors in their own sheets.
+build. Every emission is computed from factor values written in this file with their sources
+(BEN energy contents and densities, IPCC 2006 defaults, the MCTI's monthly factors of the
+SIN, AR5), never by the product's factor library: the ingestion recomputes the activity rows
+with that library and compares them, so the sample checks the library instead of copying it,
+and a test's expected figure can be computed from the cells or by hand. Electricity is stated
+per month. Carbonates, refrigerants, travel and waste carry their factors in their own sheets.
 
 The activity data are physically coherent: each plant states its 2024 production (``PLANTS``),
 and its natural gas, wood chips and carbonate decomposition are derived from that production
 with typical specific consumptions and measured carbonate contents (see ``PLANTS`` and
 ``gj_per_t``), the gas and wood sized with the BEN's heating values (``NCV_GJ``). Every
-factor is built from its published source, named beside it or in the factor library.
+factor is built from its published source, named beside it.
 
 Run ``python -m scripts.sample_inventory`` to rewrite the shipped ``assets/sample_inventory.xlsx``.
 The builder lives here, out of the app's packages, so that no page pulls openpyxl in to
@@ -38,8 +37,6 @@ from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 
 from assets import SAMPLE_PATH
-from engine.emissions import Estimate, estimate
-from engine.emissions.periods import Period
 
 COMPANY = "Cerâmica Vale Verde S.A."
 YEAR = 2024
@@ -53,50 +50,75 @@ _GWP = {"CO2": 1.0, "CH4": 28.0, "N2O": 265.0, "HFC-134a": 1300.0, "SF6": 23500.
 _GWP["R-410A"] = 0.5 * 677.0 + 0.5 * 3170.0  # HFC-32 / HFC-125
 _GWP["R-404A"] = 0.44 * 3170.0 + 0.52 * 4800.0 + 0.04 * 1300.0  # HFC-125 / 143a / 134a
 
-# --- Heating values used to size the plants' fuel ---------------------------------------------
-# The gas meters and the wood-chip invoices are derived from each plant's thermal need (GJ)
-# with the Balanço Energético Nacional's heating values (EPE/MME, BEN 2024, "Densidades e
-# poderes caloríficos inferiores"): the utility bills gas of ~8,800 kcal/m³. These size the
-# quantities only; the emissions of those quantities come from the product's factor library.
-_GJ_PER_KCAL = 4.1868e-6
-NCV_GJ = {
-    "Gás natural": 8_800 * _GJ_PER_KCAL,  # per m³: gás natural seco, 8.800 kcal/m³
-    "Cavaco de madeira": 3_100 * _GJ_PER_KCAL * 1_000,  # per t: lenha comercial, 3.100 kcal/kg
-    # The two fuels the library cannot compute (below): the sample's own factors.
-    "Gasolina A": 10_400 * _GJ_PER_KCAL * 0.742,  # per L: 10.400 kcal/kg, 742 kg/m³
-    "Etanol anidro": 6_750 * _GJ_PER_KCAL * 0.791,  # per L: 6.750 kcal/kg, 791 kg/m³
-    "GLP": 11_100 * _GJ_PER_KCAL,  # per kg: 11.100 kcal/kg
+# --- The factors every emission here is computed with ------------------------------------------
+# Written out here, with their sources, and never taken from the product's factor library: the
+# ingestion recomputes the activity rows with that library and compares, so the sample is an
+# independent check of it, not a copy.
+GWP_SET = "AR5"
+_KJ_PER_KCAL = 4.1868  # the international-table calorie, as the BEN converts
+
+
+def _gj_per_unit(kcal_per_kg: float, kg_per_unit: float) -> float:
+    return kcal_per_kg * kg_per_unit * _KJ_PER_KCAL * 1e-6
+
+
+# Net calorific values (PCI) and densities: the BEN conversion table (EPE/MME, Balanço
+# Energético Nacional, "Densidades e poderes caloríficos inferiores"), as provided by the team's
+# domain review; check against the edition cited. GJ per m³, per L or per kg of fuel.
+GJ_PER_UNIT = {
+    "natural_gas": 8_800 * _KJ_PER_KCAL * 1e-6,  # per m³: gás natural seco, 8.800 kcal/m³
+    "diesel_a": _gj_per_unit(10_100, 0.840),  # per L: 10.100 kcal/kg, 840 kg/m³
+    "biodiesel": _gj_per_unit(9_000, 0.880),  # per L: 9.000 kcal/kg, 880 kg/m³
+    "gasoline_a": _gj_per_unit(10_400, 0.742),  # per L: 10.400 kcal/kg, 742 kg/m³
+    "ethanol_anhydrous": _gj_per_unit(6_750, 0.791),  # per L: 6.750 kcal/kg, 791 kg/m³
+    "ethanol_hydrated": _gj_per_unit(6_300, 0.809),  # per L: 6.300 kcal/kg, 809 kg/m³
+    "lpg": _gj_per_unit(11_100, 1.0),  # per kg: 11.100 kcal/kg
+    # Wood chips: IPCC 2006 vol. 2 ch. 1, table 1.2, wood/wood waste, 15.6 GJ/t (per t).
+    "wood": 15.6,
 }
 
-# --- Emissions from the product's factor library ----------------------------------------------
-# Every combustion row whose fuel and use the library knows is computed by
-# ``engine.emissions.estimate`` (IPCC 2006 defaults, BEN heating values, CNPE blends, AR5), so
-# the workbook reconciles with the ingestion and each figure traces to a cited factor.
-GWP_SET = "AR5"
+# Emission factors, kg per TJ (NCV basis), (CO2, CH4, N2O); CO2 of biomass is biogenic
+# (below). IPCC 2006 vol. 2: ch. 2 table 2.3 (manufacturing) and 2.4 (commercial); ch. 3
+# table 3.2.1 (road CO2), 3.2.2 (road CH4 and N2O), 3.3.1 (off-road).
+KG_PER_TJ = {
+    "natural_gas@manufacturing": (56_100, 1.0, 0.1),  # table 2.3
+    "diesel@manufacturing": (74_100, 3.0, 0.6),  # table 2.3
+    "lpg@manufacturing": (63_100, 1.0, 0.1),  # table 2.3
+    "lpg@commercial": (63_100, 5.0, 0.1),  # table 2.4
+    "wood@manufacturing": (0.0, 30.0, 4.0),  # table 2.3
+    "diesel@road": (74_100, 3.9, 3.9),  # tables 3.2.1 and 3.2.2
+    "diesel@offroad": (74_100, 4.15, 28.6),  # table 3.3.1, industry
+    # Motor gasoline: CO2 table 3.2.1; CH4 25 and N2O 8, table 3.2.2, "oxidation catalyst"
+    # (the default the Brazilian fleet's mix is closest to among the table's rows).
+    "gasoline@road": (69_300, 25.0, 8.0),
+    # Table 3.2.2, ethanol cars in Brazil: CH4 18; the table gives no N2O for them, and
+    # gasoline's (8) stands in.
+    "ethanol@road": (0.0, 18.0, 8.0),
+    # Table 3.3.1 has no LPG row: forklifts take the mobile LPG defaults of tables 3.2.1-3.2.2.
+    "lpg@offroad": (63_100, 62.0, 0.2),
+}
+# Biogenic CO2, kg/TJ, IPCC 2006 vol. 2 ch. 1 table 1.4: biodiesels and biogasoline (ethanol)
+# 70,800; wood/wood waste 112,000. Reported apart, outside the totals.
+BIOGENIC_KG_PER_TJ = {"biodiesel": 70_800, "ethanol": 70_800, "wood": 112_000}
 
 # Biodiesel in commercial diesel, share by volume: B12 from 1 April 2023 (Resolução CNPE nº 3,
 # 20 March 2023); B14 from 1 March 2024 (CNPE decision of December 2023; 29 February 2024
-# was the last day of B12). The rows are split by these periods; the library applies the
-# blend in force over each.
+# was the last day of B12). The rows are split by these periods.
 DIESEL_BLENDS = (
     (date(2024, 1, 1), date(2024, 2, 29), 0.12, "jan–fev"),
     (date(2024, 3, 1), date(2024, 12, 31), 0.14, "mar–dez"),
 )
+# Gasoline C is gasoline A with 27% anhydrous ethanol by volume (E27, Resolução CIMA, DOU
+# 6 March 2015, in force from 16 March 2015 to 31 July 2025).
+ETHANOL_IN_GASOLINE = 0.27
 
-# --- The sample's own factors, where the library has none -------------------------------------
-# Gasoline C: the library lacks the density of anhydrous ethanol, so it cannot split a litre
-# of gasoline C; LPG forklifts: the library has no off-road LPG factor. These rows keep the
-# sample's computation (the workbook's note says so) and the ingestion does not check them.
-# Gasoline C is gasoline A with 27% anhydrous ethanol by volume (Portaria MAPA nº 75/2015).
-_ETHANOL_IN_GASOLINE = 0.27
-# Flex cars with three-way catalyst, IPCC 2006 vol. 2 ch. 3, tables 3.2.1 (CO2) and 3.2.2
-# (CH4, N2O: "low mileage light duty vehicle, vintage 1995 or later"), kg/TJ.
-_GASOLINE_ROAD_EF = (69_300, 3.8, 5.7)
-# Table 3.3.1 (off-road) has no LPG row: forklifts keep the nearest IPCC mobile LPG default
-# (table 3.2.2: CH4 62, N2O 0.2 kg/TJ; CO2 63,100 kg/TJ, table 3.2.1).
-_OFF_ROAD_LPG_EF = (63_100, 62.0, 0.2)
-# Biogenic CO2 of ethanol ("biogasoline"): IPCC 2006 vol. 2 ch. 1, table 1.4, 70,800 kg/TJ.
-_BIOGENIC_CO2 = 70_800
+# MCTI/SIRENE, average CO2 factor of the SIN for corporate inventories (location-based
+# Scope 2), t CO2/MWh, January to December 2024 ("Fatores de emissão de CO2 pela geração de
+# energia elétrica no Sistema Interligado Nacional do Brasil", fator médio mensal).
+GRID_T_CO2_PER_MWH_2024 = (
+    0.0421, 0.0376, 0.0278, 0.0195, 0.0283, 0.0365,
+    0.0571, 0.0739, 0.0917, 0.1127, 0.0701, 0.0564,
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -112,22 +134,42 @@ class Gases:
         return Gases(*(quantity * value for value in astuple(self)))
 
 
-def _own(gj: float, ef: tuple[float, float, float], fossil_share: float = 1.0) -> Gases:
-    """Per unit with GJ per unit and kg/TJ factors; CH4 and N2O on the whole energy, CO2 on
-    the fossil part, the rest biogenic."""
-    co2, ch4, n2o = ef
-    fossil, bio = gj * fossil_share, gj * (1 - fossil_share)
-    return Gases(fossil * co2 * 1e-6, gj * ch4 * 1e-6, gj * n2o * 1e-6, bio * _BIOGENIC_CO2 * 1e-6)
+def _per_unit(factors: str, fossil_gj: float, bio_gj: float = 0.0, bio: str | None = None) -> Gases:
+    """t per unit of fuel: CO2 on the fossil energy, CH4 and N2O on all of it (the blend's one
+    basis), biogenic CO2 on the bio part."""
+    co2, ch4, n2o = KG_PER_TJ[factors]
+    energy = fossil_gj + bio_gj
+    biogenic = bio_gj * BIOGENIC_KG_PER_TJ[bio] if bio else 0.0
+    return Gases(fossil_gj * co2 * 1e-6, energy * ch4 * 1e-6, energy * n2o * 1e-6, biogenic * 1e-6)
 
 
-def _gasoline_c() -> Gases:
-    fossil = (1 - _ETHANOL_IN_GASOLINE) * NCV_GJ["Gasolina A"]
-    ethanol = _ETHANOL_IN_GASOLINE * NCV_GJ["Etanol anidro"]
-    return _own(fossil + ethanol, _GASOLINE_ROAD_EF, fossil / (fossil + ethanol))
+def diesel_b(use: str, share: float) -> Gases:
+    """Per litre of diesel B with ``share`` biodiesel by volume."""
+    fossil = (1 - share) * GJ_PER_UNIT["diesel_a"]
+    return _per_unit(f"diesel@{use}", fossil, share * GJ_PER_UNIT["biodiesel"], "biodiesel")
 
 
-GASOLINE_C = _gasoline_c()  # per litre
-LPG_FORKLIFT = _own(NCV_GJ["GLP"], _OFF_ROAD_LPG_EF)  # per kg
+GASOLINE_C = _per_unit(  # per litre of E27
+    "gasoline@road",
+    (1 - ETHANOL_IN_GASOLINE) * GJ_PER_UNIT["gasoline_a"],
+    ETHANOL_IN_GASOLINE * GJ_PER_UNIT["ethanol_anhydrous"],
+    "ethanol",
+)
+HYDRATED_ETHANOL = _per_unit("ethanol@road", 0.0, GJ_PER_UNIT["ethanol_hydrated"], "ethanol")
+NATURAL_GAS = _per_unit("natural_gas@manufacturing", GJ_PER_UNIT["natural_gas"])  # per m³
+WOOD_CHIPS = _per_unit("wood@manufacturing", 0.0, GJ_PER_UNIT["wood"], "wood")  # per t
+LPG_STATIONARY = _per_unit("lpg@manufacturing", GJ_PER_UNIT["lpg"])  # per kg
+LPG_COMMERCIAL = _per_unit("lpg@commercial", GJ_PER_UNIT["lpg"])
+LPG_FORKLIFT = _per_unit("lpg@offroad", GJ_PER_UNIT["lpg"])
+
+# --- Heating values used to size the plants' fuel ---------------------------------------------
+# The gas meters and the wood-chip invoices are derived from each plant's thermal need (GJ)
+# with the BEN's heating values: the utility bills gas of ~8,800 kcal/m³; commercial
+# firewood 3,100 kcal/kg.
+NCV_GJ = {
+    "Gás natural": GJ_PER_UNIT["natural_gas"],  # per m³
+    "Cavaco de madeira": 3_100 * _KJ_PER_KCAL * 1e-3,  # per t: lenha comercial, 3.100 kcal/kg
+}
 
 # --- Production and the energy it takes ------------------------------------------------------
 # Specific thermal consumption, GJ of fuel per tonne, used to derive each plant's fuel from
@@ -229,42 +271,23 @@ CARBONATE_EF = {"Calcita (CaCO3)": 0.43971, "Dolomita (CaMg(CO3)2)": 0.47732}
 
 @dataclass(frozen=True)
 class Combustion:
-    """One row of a combustion sheet: where, what, how much, and how its emissions are got:
-    ``activity``, the factor library's activity id, or ``own``, the sample's factors per
-    unit (only where the library has none)."""
+    """One row of a combustion sheet: where, what, how much, and its tonnes per unit of fuel
+    (``per_unit``, from the factors above)."""
 
     facility: str
     source: str
     fuel_name: str
     quantity: float
     unit: str
-    activity: str | None = None
-    own: Gases | None = None
+    per_unit: Gases
     period: tuple[date, date] = (date(YEAR, 1, 1), date(YEAR, 12, 31))
-
-    def estimate(self) -> Estimate | None:
-        """The library's computation of the row (None for the sample's own factors)."""
-        if self.activity is None:
-            return None
-        start, end = self.period
-        whole_year = (start, end) == (date(YEAR, 1, 1), date(YEAR, 12, 31))
-        when = YEAR if whole_year else Period(start, end, f"{start:%Y-%m-%d}/{end:%Y-%m-%d}")
-        return estimate(self.activity, self.quantity, self.unit, date_or_year=when, gwp_set=GWP_SET)
 
     def gases(self) -> Gases:
         """The row's tonnes of fossil CO2, CH4, N2O and biogenic CO2."""
-        found = self.estimate()
-        if found is None:
-            assert self.own is not None, self.source
-            return self.own.times(self.quantity)
-        tonnes = found.gases_t
-        return Gases(
-            tonnes.get("CO2", 0.0), tonnes.get("CH4", 0.0), tonnes.get("N2O", 0.0),
-            found.biogenic_co2_t,
-        )  # fmt: skip
+        return self.per_unit.times(self.quantity)
 
 
-def _diesel_rows(facility: str, source: str, litres: tuple[int, int], activity: str):
+def _diesel_rows(facility: str, source: str, litres: tuple[int, int], use: str):
     """Diesel split by the blend in force: January-February (B12), March-December (B14)."""
     return [
         Combustion(
@@ -273,7 +296,7 @@ def _diesel_rows(facility: str, source: str, litres: tuple[int, int], activity: 
             f"Óleo diesel (B{round(blend * 100)})",
             quantity,
             "litros",
-            activity,
+            diesel_b(use, blend),
             period=(start, end),
         )
         for (start, end, blend, label), quantity in zip(DIESEL_BLENDS, litres, strict=True)
@@ -285,7 +308,7 @@ def _gas_m3(gj: float) -> int:
 
 
 def _gas(facility: str, source: str, gj: float) -> Combustion:
-    return Combustion(facility, source, "Gás natural", _gas_m3(gj), "m³", "natural_gas_stationary")
+    return Combustion(facility, source, "Gás natural", _gas_m3(gj), "m³", NATURAL_GAS)
 
 
 def stationary_sources() -> list[Combustion]:
@@ -303,35 +326,32 @@ def stationary_sources() -> list[Combustion]:
         else:
             tonnes = round(drying_gj / NCV_GJ["Cavaco de madeira"])
             rows.append(
-                Combustion(
-                    plant.facility, plant.dryer, plant.dryer_fuel, tonnes, "t", "wood_stationary"
-                )
+                Combustion(plant.facility, plant.dryer, plant.dryer_fuel, tonnes, "t", WOOD_CHIPS)
             )
         if plant.facility == _SG:
             rows.append(
-                Combustion(_SG, "Estufa de esmaltação", "GLP", 36_500, "kg", "lpg_stationary")
+                Combustion(_SG, "Estufa de esmaltação", "GLP", 36_500, "kg", LPG_STATIONARY)
             )
-            rows += _diesel_rows(_SG, "Gerador de emergência", (1_200, 5_600), "diesel_stationary")
-    rows.append(Combustion(_SP, "Cozinha do escritório", "GLP", 2_400, "kg", "lpg_commercial"))
+            rows += _diesel_rows(_SG, "Gerador de emergência", (1_200, 5_600), "manufacturing")
+    rows.append(Combustion(_SP, "Cozinha do escritório", "GLP", 2_400, "kg", LPG_COMMERCIAL))
     return rows
 
 
 def mobile_sources() -> list[Combustion]:
-    """Trucks and cars with road factors, yard loaders with off-road diesel factors; gasoline
-    C and LPG forklifts with the sample's own factors (the library has none)."""
+    """Trucks and cars with road factors, yard loaders and forklifts with off-road ones."""
     trucks, loaders = "Caminhões próprios – expedição", "Pás carregadeiras – pátio de argila"
-    ethanol = "ethanol_hydrated_road"
+    cars, ethanol = "Veículos leves (flex)", HYDRATED_ETHANOL
     return [
-        *_diesel_rows(_SG, trucks, (75_800, 392_200), "diesel_road"),
-        *_diesel_rows(_SG, loaders, (14_600, 77_800), "diesel_offroad"),
-        Combustion(_SG, "Empilhadeiras", "GLP", 41_600, "kg", own=LPG_FORKLIFT),
-        Combustion(_SG, "Veículos leves (flex)", "Gasolina C", 7_900, "litros", own=GASOLINE_C),
-        *_diesel_rows(_CR, trucks, (45_900, 240_600), "diesel_road"),
-        *_diesel_rows(_CR, loaders, (9_700, 52_100), "diesel_offroad"),
-        Combustion(_CR, "Empilhadeiras", "GLP", 27_300, "kg", own=LPG_FORKLIFT),
-        Combustion(_CR, "Veículos leves (flex)", "Etanol hidratado", 11_300, "litros", ethanol),
-        Combustion(_SP, "Veículos leves (flex)", "Gasolina C", 18_200, "litros", own=GASOLINE_C),
-        Combustion(_SP, "Veículos leves (flex)", "Etanol hidratado", 24_600, "litros", ethanol),
+        *_diesel_rows(_SG, trucks, (75_800, 392_200), "road"),
+        *_diesel_rows(_SG, loaders, (14_600, 77_800), "offroad"),
+        Combustion(_SG, "Empilhadeiras", "GLP", 41_600, "kg", LPG_FORKLIFT),
+        Combustion(_SG, cars, "Gasolina C", 7_900, "litros", GASOLINE_C),
+        *_diesel_rows(_CR, trucks, (45_900, 240_600), "road"),
+        *_diesel_rows(_CR, loaders, (9_700, 52_100), "offroad"),
+        Combustion(_CR, "Empilhadeiras", "GLP", 27_300, "kg", LPG_FORKLIFT),
+        Combustion(_CR, cars, "Etanol hidratado", 11_300, "litros", ethanol),
+        Combustion(_SP, cars, "Gasolina C", 18_200, "litros", GASOLINE_C),
+        Combustion(_SP, cars, "Etanol hidratado", 24_600, "litros", ethanol),
     ]
 
 
@@ -352,25 +372,26 @@ _ACTIVITY = ("Quantidade", "Unidade de medida")
 _GASES = ("CO2 (t)", "CH4 (t)", "N2O (t)")
 _CO2E_TOTAL = "Emissões totais (t CO2e)"
 _BIOGENIC = "CO2 biogênico (t)"
-_NOTE_LIBRARY = (
-    "Fonte dos fatores: biblioteca de fatores da Aeko Studio (engine/emissions/data), com a "
-    "fonte de cada valor: fatores de CO2, CH4 e N2O padrão do IPCC (2006), vol. 2, cap. 2 "
-    "(tabelas 2.3, indústria, e 2.4, comercial) e cap. 3 (tabelas 3.2.1 e 3.2.2, "
-    "rodoviário; 3.3.1, fora de estrada); PCI do IPCC (vol. 2, cap. 1, tabela 1.2) e do "
-    "BEN (biodiesel, etanol hidratado); densidades do GHG Protocol (gás natural 0,7 kg/m³, "
-    "diesel 840 kg/m³); biodiesel B12 até fevereiro e B14 a partir de 1º/3/2024 (CNPE); "
-    "CO2 biogênico do IPCC (vol. 2, cap. 1, tabela 1.4); GWP do AR5."
+_NOTE_FACTORS = (
+    "Fonte dos fatores: PCI e densidades da tabela de conversão do Balanço Energético Nacional "
+    "(BEN, EPE): gás natural seco 8.800 kcal/m³; óleo diesel 10.100 kcal/kg e 840 kg/m³; "
+    "biodiesel 9.000 kcal/kg e 880 kg/m³; gasolina A 10.400 kcal/kg e 742 kg/m³; etanol "
+    "anidro 6.750 kcal/kg e 791 kg/m³; etanol hidratado 6.300 kcal/kg e 809 kg/m³; GLP "
+    "11.100 kcal/kg (1 kcal = 4,1868 kJ); cavaco de madeira 15,6 GJ/t (IPCC 2006, vol. 2, "
+    "cap. 1, tabela 1.2). Fatores de CO2, CH4 e N2O padrão do IPCC (2006), vol. 2, cap. 2 "
+    "(tabelas 2.3, indústria, e 2.4, comercial) e cap. 3 (tabelas 3.2.1 e 3.2.2, rodoviário; "
+    "3.3.1, fora de estrada); CO2 biogênico da tabela 1.4 (biodiesel e etanol 70.800 kg/TJ, "
+    "madeira 112.000 kg/TJ); diesel B12 até fevereiro e B14 a partir de 1º/3/2024 (CNPE); "
+    "gasolina C com 27% de etanol anidro (E27); GWP do AR5."
 )
 _NOTE_STATIONARY = (
-    f"{_NOTE_LIBRARY} Dados de atividade: medidores de gás, notas fiscais e produção de {YEAR}."
+    f"{_NOTE_FACTORS} Dados de atividade: medidores de gás, notas fiscais e produção de {YEAR}."
 )
 _NOTE_MOBILE = (
-    f"{_NOTE_LIBRARY} Fatores próprios desta planilha, onde a biblioteca não tem um: gasolina "
-    "C (27% de etanol anidro; PCI e densidades do BEN: gasolina A 10.400 kcal/kg e 742 kg/m³, "
-    "etanol anidro 6.750 kcal/kg e 791 kg/m³; IPCC tabelas 3.2.1 e 3.2.2, veículos leves com "
-    "catalisador) e GLP das empilhadeiras (PCI do BEN 11.100 kcal/kg; a tabela 3.3.1 não tem "
-    "GLP: fatores móveis de GLP da tabela 3.2.2). Dados de atividade: notas fiscais de "
-    f"{YEAR}."
+    f"{_NOTE_FACTORS} Veículos leves flex (tabela 3.2.2: gasolina com catalisador de "
+    "oxidação, CH4 25 e N2O 8 kg/TJ; etanol no Brasil, CH4 18 kg/TJ, e o N2O da gasolina); "
+    "a tabela 3.3.1 não tem GLP: as empilhadeiras usam os fatores móveis de GLP das tabelas "
+    f"3.2.1 e 3.2.2. Dados de atividade: notas fiscais de {YEAR}."
 )
 _GAS_FORMATS = {
     "Quantidade": "#,##0",
@@ -546,25 +567,20 @@ def monthly_mwh(quarters: tuple[float, float, float, float]) -> list[float]:
     return months
 
 
-def electricity_sources() -> list[tuple[str, int, float, Estimate]]:
-    """(facility, month, MWh, the library's location-based estimate with the month's MCTI
-    factor), per facility and month of the year."""
+def electricity_sources() -> list[tuple[str, int, float, float]]:
+    """(facility, month, MWh, the month's MCTI factor in t CO2/MWh), per facility and month."""
     return [
-        (facility, month, mwh, estimate(
-            "electricity_grid", mwh, "MWh", date_or_year=f"{YEAR}-{month:02d}", gwp_set=GWP_SET
-        ))
+        (facility, month, mwh, GRID_T_CO2_PER_MWH_2024[month - 1])
         for facility, quarters in _ELECTRICITY_MWH.items()
         for month, mwh in enumerate(monthly_mwh(quarters), start=1)
-    ]  # fmt: skip
+    ]
 
 
 def _electricity() -> _Sheet:
     rows = []
-    for facility, month, mwh, found in electricity_sources():
-        (factor,) = [use.value for use in found.factors if use.gas == "CO2"]
+    for facility, month, mwh, factor in electricity_sources():
         label = f"{_MONTH_NAMES[month - 1]}/{YEAR}"
-        co2 = round(found.gases_t["CO2"], 4)
-        rows.append((facility, "Rede SIN", label, mwh, "MWh", factor, co2))
+        rows.append((facility, "Rede SIN", label, mwh, "MWh", factor, round(mwh * factor, 4)))
     return _Sheet(
         name="Eletricidade (localização)",
         title=f"Escopo 2 – Eletricidade (abordagem de localização) – {YEAR}",
@@ -585,7 +601,7 @@ def _electricity() -> _Sheet:
         },
         note="Fonte: faturas das distribuidoras (Elektro e Celesc), consumo mensal; fatores "
         "médios mensais de 2024 do Sistema Interligado Nacional (MCTI/SIRENE, fator médio "
-        "para inventários corporativos), da biblioteca de fatores da Aeko Studio.",
+        "para inventários corporativos).",
     )
 
 
@@ -711,10 +727,9 @@ _ABOUT = (
     "Metodologia: Especificações do Programa Brasileiro GHG Protocol e ABNT NBR ISO 14064-1.",
     "O escopo 2 segue a abordagem baseada em localização: consumo mensal de energia elétrica "
     "com o fator médio mensal do SIN de 2024 (MCTI/SIRENE).",
-    "Fatores de emissão: as emissões de combustão e de eletricidade vêm da biblioteca de "
-    "fatores da Aeko Studio, cada valor com a sua fonte (IPCC 2006, BEN, GHG Protocol, CNPE, "
-    "MCTI); a gasolina C e o GLP das empilhadeiras, que a biblioteca não cobre, usam fatores "
-    "próprios desta planilha, descritos na nota da aba de combustão móvel.",
+    "Fatores de emissão: cada emissão foi calculada com os valores publicados, escritos na "
+    "nota de cada aba: PCI e densidades do BEN, fatores padrão do IPCC 2006, fatores mensais "
+    "do SIN de 2024 (MCTI) e GWP do AR5.",
     "O diesel está separado pela mistura obrigatória vigente: B12 em janeiro e fevereiro e B14 "
     "a partir de 1º de março de 2024 (CNPE).",
     "As emissões de CO2 biogênico (cavaco de madeira, etanol e a parcela de biodiesel do "

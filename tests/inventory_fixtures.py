@@ -1001,3 +1001,78 @@ def xlsx(sheets: dict[str, list[list]], merges: dict[str, list[str]] | None = No
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+# --------------------------------------------------------------------------------------------
+# The shipped sample workbook, read from its cells
+# --------------------------------------------------------------------------------------------
+
+#: R-404A by mass: HFC-125 44%, HFC-143a 52%, HFC-134a 4% (ASHRAE Standard 34).
+SAMPLE_BLENDS: dict[str, dict[str, float]] = {
+    **BLENDS,
+    "R-404A": {"HFC-125": 0.44, "HFC-143a": 0.52, "HFC-134a": 0.04},
+}
+
+
+def sample_tco2e_by_scope(
+    data: bytes, gwp_set: str = "AR5", ch4_gwp: float | None = None
+) -> dict[str, float]:
+    """t CO2e per scope ("1", "2", "3") of the sample workbook (``scripts/sample_inventory``),
+    recomputed from its data cells: each sheet's title says its scope ("Escopo 1 – ..."); per-gas
+    mass columns ("CO2 (t)", "CH4 (t)", "N2O (t)"; "Emissões (kg)" beside "Gás ou composto")
+    are weighted with ``gwp_set`` (CH4 with ``ch4_gwp`` when given, e.g. AR6 fossil 29.8),
+    blends by their composition; sheets with only "Emissões (t CO2e)" keep that figure.
+    Biogenic CO2 stays out. For an expectation that must not come from the loader."""
+    workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    parts: dict[str, list[float]] = {}
+
+    def weight(gas: str) -> float:
+        if gas == "CH4" and ch4_gwp is not None:
+            return ch4_gwp
+        if gas in SAMPLE_BLENDS:
+            return math.fsum(share * weight(p) for p, share in SAMPLE_BLENDS[gas].items())
+        return gwp(gas, gwp_set)
+
+    for sheet in workbook.worksheets:
+        rows = list(sheet.iter_rows(values_only=True))
+        title = str(rows[0][0] or "") if rows else ""
+        header = next((r for r in rows if r and r[0] == "Unidade"), None)
+        if not title.startswith("Escopo ") or header is None:
+            continue
+        scope = title.split()[1]
+        start = rows.index(header) + 1
+        end = next(i for i, r in enumerate(rows) if r and r[0] == "Total")
+        for values in rows[start:end]:
+            row = dict(zip(header, values, strict=False))
+            masses = [(c.split()[0], row[c]) for c in ("CO2 (t)", "CH4 (t)", "N2O (t)") if c in row]
+            if masses:
+                tco2e = math.fsum((v or 0.0) * weight(gas) for gas, v in masses)
+            elif "Emissões (kg)" in row:
+                tco2e = row["Emissões (kg)"] / 1000 * weight(row["Gás ou composto"])
+            else:
+                tco2e = row["Emissões (t CO2e)"]
+            parts.setdefault(scope, []).append(tco2e)
+    workbook.close()
+    return {scope: math.fsum(values) for scope, values in parts.items()}
+
+
+def sample_headline_tco2e(data: bytes, gwp_set: str = "AR5", ch4_gwp: float | None = None) -> float:
+    """The sample's total: the sum of its scopes (Scope 2 is location-based only)."""
+    return math.fsum(sample_tco2e_by_scope(data, gwp_set, ch4_gwp).values())
+
+
+def diesel_b_2024_tco2e(litres: float, use: str) -> tuple[float, float]:
+    """(fossil CO2 t, t CO2e AR5) of ``litres`` of diesel B bought over 2024, by hand.
+
+    Biodiesel share by volume, day-weighted over the year: B12 from 1 January to 29 February
+    (60 days), B14 from 1 March (306 days) (CNPE). BEN conversion table: diesel A 840 kg/m³ and
+    10,100 kcal/kg, biodiesel 880 kg/m³ and 9,000 kcal/kg; 1 kcal = 4.1868 kJ. IPCC 2006
+    vol. 2, kg/TJ: CO2 74,100 on the fossil part (biodiesel's CO2 is biogenic, apart); CH4 and
+    N2O on all the energy: "road" 3.9 / 3.9 (table 3.2.2), "stationary" (industry) 3 / 0.6
+    (table 2.3). AR5: CH4 28, N2O 265."""
+    ch4, n2o = {"road": (3.9, 3.9), "stationary": (3.0, 0.6)}[use]
+    share = (60 * 0.12 + 306 * 0.14) / 366
+    fossil_gj = litres * (1 - share) * 0.840 * 10_100 * 4.1868e-6
+    all_gj = fossil_gj + litres * share * 0.880 * 9_000 * 4.1868e-6
+    co2 = fossil_gj * 74_100 * 1e-6
+    return co2, co2 + all_gj * (ch4 * 28 + n2o * 265) * 1e-6

@@ -83,12 +83,15 @@ def test_the_sample_figures_are_the_workbooks_own():
     figures = sample_figures()
     for scope, total in _sheet_totals().items():
         assert figures[scope] == pytest.approx(total, abs=0.01)
-    assert figures["total"] == pytest.approx(48_976.59, abs=0.01)
+    assert figures["total"] == pytest.approx(52_628.91, abs=0.01)  # the Total rows, BEN basis
     assert figures["scope1"] + figures["scope2"] + figures["scope3"] == pytest.approx(
         figures["total"]
     )
-    assert figures["largest_row"] == pytest.approx(8_816.9751)  # Santa Gertrudes spray dryer
-    assert figures["largest_source"] == pytest.approx(8_816.9751 + 4_739.6199)
+    # Santa Gertrudes spray dryer: 4,673,000 m³ × 8,800 kcal/m³ × 4.1868 kJ/kcal = 172.171 TJ;
+    # × (56,100 kg CO2 + 1 kg CH4 × 28 + 0.1 kg N2O × 265) per TJ = 9,668.19 t (BEN, IPCC 2006)
+    assert figures["largest_row"] == pytest.approx(9_668.1913)
+    # and Criciúma's: 2,512,000 m³ → 92.552 TJ → 5,197.20 t
+    assert figures["largest_source"] == pytest.approx(9_668.1913 + 5_197.196)
 
 
 def _ar(report: str) -> dict[str, float]:
@@ -474,8 +477,10 @@ def test_holdout_sample_figures_are_the_workbooks_own():
         "ho-mydata-scope1-share-en": [100 * total(lambda row: row["scope"] == "1") / everything],
         "ho-mydata-waste-pt": [total(lambda row: "Destinação" in row)],
     }
-    assert everything == pytest.approx(48_976.59, abs=0.01)
-    assert expected["ho-mydata-lpg-en"] == [pytest.approx(323.99, abs=0.01)]
+    assert everything == pytest.approx(52_628.91, abs=0.01)
+    # 107,800 kg of LPG at 11,100 kcal/kg (BEN): burners 38,900 kg (stationary, IPCC Table 2.3),
+    # forklifts 68,900 kg (off-road: IPCC Table 3.2.1/3.2.2 LPG factors)
+    assert expected["ho-mydata-lpg-en"] == [pytest.approx(321.96, abs=0.01)]
     checks_by_id = _holdout_checks("my_data")
     assert set(expected) == set(checks_by_id)
     for qid, values in expected.items():

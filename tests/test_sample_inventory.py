@@ -104,7 +104,8 @@ def test_no_finding_but_the_skipped_prose_sheet(inventory):
 
 
 def test_every_sheet_reconciles_with_the_factor_library(inventory):
-    """The ingestion recomputes the activity rows with the factor library: all agree."""
+    """The ingestion recomputes the activity rows with the factor library: all agree with
+    the sample's own computation from the cited values (BEN, IPCC 2006, MCTI)."""
     assert inventory.status == "reconciled"
     assert {c.sheet: c.status for c in inventory.reconciliation} == dict.fromkeys(
         DATA_SHEETS, "reconciled"
@@ -115,12 +116,11 @@ def test_every_sheet_reconciles_with_the_factor_library(inventory):
         for e in c.evidence
         if e.kind == "activity"
     }
-    # Stationary: 6 gas, 1 wood chips, 2 LPG, 2 diesel rows. Mobile: 14 rows, of which the
-    # 2 gasoline C and 2 LPG forklift rows carry the sample's own factors (the library has
-    # none for them) and are not checked. Electricity: 3 facilities x 12 months.
+    # Stationary: 6 gas, 1 wood chips, 2 LPG, 2 diesel rows. Mobile: 8 diesel, 2 LPG
+    # forklift, 2 gasoline C and 2 hydrated ethanol rows. Electricity: 3 facilities x 12 months.
     assert checked == {
         "Combustão estacionária": (11, 11),
-        "Combustão móvel": (10, 10),
+        "Combustão móvel": (14, 14),
         "Processos industriais": (10, 10),
         "Eletricidade (localização)": (36, 36),
     }
@@ -145,27 +145,19 @@ def test_biogenic_co2_is_reported_apart(built, inventory):
     assert fossil_co2 < inventory.total_tco2e
 
 
-def test_the_shipped_file_is_the_fresh_build(built, inventory):
-    shipped = load_inventory(SAMPLE_PATH)
-    assert shipped.total_tco2e == pytest.approx(inventory.total_tco2e, abs=1e-6)
-    assert shipped.biogenic_co2_t == pytest.approx(inventory.biogenic_co2_t, abs=1e-6)
-    fresh = inventory.totals_by("scope").set_index("scope")["tco2e"]
-    assert shipped.totals_by("scope").set_index("scope")["tco2e"].to_dict() == pytest.approx(
-        fresh.to_dict()
-    )
-    assert _total_rows(SAMPLE_PATH.read_bytes()) == _total_rows(built)
+def _cells(data: bytes) -> dict[str, list[tuple]]:
+    workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
+    found = {ws.title: list(ws.iter_rows(values_only=True)) for ws in workbook.worksheets}
+    workbook.close()
+    return found
+
+
+def test_the_shipped_file_is_the_fresh_build(built):
+    assert _cells(SAMPLE_PATH.read_bytes()) == _cells(built)
 
 
 def test_the_build_is_deterministic(built):
-    again = build_sample_workbook()
-
-    def values(data: bytes) -> dict[str, list[tuple]]:
-        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
-        found = {ws.title: list(ws.iter_rows(values_only=True)) for ws in workbook.worksheets}
-        workbook.close()
-        return found
-
-    assert values(again) == values(built)
+    assert _cells(build_sample_workbook()) == _cells(built)
     assert SAMPLE_NAME.endswith(".xlsx")
 
 
@@ -223,29 +215,37 @@ def test_carbonates_split_into_calcite_and_dolomite_with_their_own_factors(built
 
 
 # Expected figures from the sources' literal values (not from the library or the builder).
-# Heating values: IPCC 2006 vol. 2 ch. 1 table 1.2, GJ/t: natural gas 48.0, gas/diesel oil
-# 43.0, LPG 47.3, wood/wood waste 15.6. Densities, GHG Protocol cross-sector tools: natural
-# gas 0.7 kg/m³, diesel 840 kg/m³. BEN (EPE): biodiesel 33.16 MJ/L; hydrated ethanol
-# 0.510 tep/m³ = 21.35 MJ/L.
-GJ_PER_M3_GAS = 0.7 * 48.0 / 1000
-GJ_PER_L_DIESEL_A = 0.840 * 43.0 / 1000
-GJ_PER_L_BIODIESEL = 33.16 / 1000
-GJ_PER_KG_LPG = 47.3 / 1000
+# 1 kcal = 4.1868 kJ. Net calorific values and densities, BEN conversion table (EPE): dry
+# natural gas 8,800 kcal/m³; diesel 10,100 kcal/kg, 840 kg/m³; biodiesel 9,000 kcal/kg,
+# 880 kg/m³; gasoline A 10,400 kcal/kg, 742 kg/m³; anhydrous ethanol 6,750 kcal/kg, 791 kg/m³;
+# hydrated ethanol 6,300 kcal/kg, 809 kg/m³; LPG 11,100 kcal/kg. Wood: IPCC 2006 vol. 2 ch. 1
+# table 1.2, wood/wood waste 15.6 GJ/t.
+KCAL = 4.1868e-6  # GJ
+GJ_PER_M3_GAS = 8_800 * KCAL  # 0.036844 GJ/m³
+GJ_PER_L_DIESEL_A = 10_100 * 0.840 * KCAL  # 0.035521 GJ/L
+GJ_PER_L_BIODIESEL = 9_000 * 0.880 * KCAL  # 0.033160 GJ/L
+GJ_PER_L_GASOLINE_A = 10_400 * 0.742 * KCAL  # 0.032309 GJ/L
+GJ_PER_L_ANHYDROUS_ETHANOL = 6_750 * 0.791 * KCAL  # 0.022354 GJ/L
+GJ_PER_L_HYDRATED_ETHANOL = 6_300 * 0.809 * KCAL  # 0.021339 GJ/L
+GJ_PER_KG_LPG = 11_100 * KCAL  # 0.046473 GJ/kg
 GJ_PER_T_WOOD = 15.6
-GJ_PER_L_HYDRATED_ETHANOL = 21.35 / 1000
 # kg/TJ (CO2, CH4, N2O). IPCC 2006 vol. 2 ch. 2 table 2.3 (manufacturing): natural gas
 # 56,100 / 1 / 0.1; diesel 74,100 / 3 / 0.6; LPG 63,100 / 1 / 0.1; wood (CO2 biogenic)
 # 112,000 / 30 / 4. Table 2.4 (commercial): LPG 63,100 / 5 / 0.1. Ch. 3 tables 3.2.1-3.2.2
-# (road): diesel 74,100 / 3.9 / 3.9; ethanol, cars, Brazil: CH4 18, N2O none (the library
-# uses gasoline's 8). Table 3.3.1 (off-road): diesel 74,100 / 4.15 / 28.6.
+# (road): diesel 74,100 / 3.9 / 3.9; gasoline, oxidation catalyst 69,300 / 25 / 8;
+# ethanol, cars, Brazil: CH4 18, N2O none (gasoline's 8 stands in); LPG
+# 63,100 / 62 / 0.2 (forklifts: table 3.3.1 has no LPG). Table 3.3.1 (off-road): diesel
+# 74,100 / 4.15 / 28.6.
 EF = {
     "natural_gas": (56_100, 1.0, 0.1),
     "diesel_stationary": (74_100, 3.0, 0.6),
     "lpg_stationary": (63_100, 1.0, 0.1),
     "lpg_commercial": (63_100, 5.0, 0.1),
+    "lpg_forklift": (63_100, 62.0, 0.2),
     "wood": (112_000, 30.0, 4.0),
     "diesel_road": (74_100, 3.9, 3.9),
     "diesel_offroad": (74_100, 4.15, 28.6),
+    "gasoline_road": (69_300, 25.0, 8.0),
     "ethanol_road": (0.0, 18.0, 8.0),
 }
 BIOGENIC_KG_PER_TJ = 70_800  # biodiesel and ethanol, IPCC 2006 vol. 2 ch. 1 table 1.4
@@ -270,10 +270,19 @@ def _expected(fuel: str, source: str, facility: str, quantity: float) -> tuple[f
         co2, ch4, n2o = EF["wood"]
         return 0.0, _t(gj, ch4), _t(gj, n2o), _t(gj, co2)
     if fuel == "GLP":
-        office = facility.startswith("Escritório")
-        _, ch4, n2o = EF["lpg_commercial" if office else "lpg_stationary"]
+        use = (
+            "lpg_forklift" if source == "Empilhadeiras"
+            else "lpg_commercial" if facility.startswith("Escritório")
+            else "lpg_stationary"
+        )  # fmt: skip
+        _, ch4, n2o = EF[use]
         gj = quantity * GJ_PER_KG_LPG
         return _t(gj, 63_100), _t(gj, ch4), _t(gj, n2o), 0.0
+    if fuel == "Gasolina C":  # E27: 27% anhydrous ethanol by volume
+        fossil = quantity * 0.73 * GJ_PER_L_GASOLINE_A
+        bio = quantity * 0.27 * GJ_PER_L_ANHYDROUS_ETHANOL
+        co2, ch4, n2o = EF["gasoline_road"]  # CH4 and N2O of the car on the whole energy
+        return _t(fossil, co2), _t(fossil + bio, ch4), _t(fossil + bio, n2o), _t(bio, 70_800)
     if fuel == "Etanol hidratado":
         gj = quantity * GJ_PER_L_HYDRATED_ETHANOL
         _, ch4, n2o = EF["ethanol_road"]
@@ -304,50 +313,55 @@ def _data_rows(data: bytes, sheet: str) -> list[dict[str, object]]:
 @pytest.mark.parametrize("sheet", ["Combustão estacionária", "Combustão móvel"])
 def test_combustion_rows_carry_the_cited_factors(built, sheet):
     """Each row's gases and t CO2e, recomputed from the sources' literal values."""
-    own = 0
-    for row in _data_rows(built, sheet):
+    rows = _data_rows(built, sheet)
+    assert len(rows) == (11 if sheet == "Combustão estacionária" else 14)
+    for row in rows:
         fuel, source = row["Combustível"], row["Fonte emissora"]
-        if fuel == "Gasolina C" or (fuel == "GLP" and source == "Empilhadeiras"):
-            own += 1  # the sample's own factors: see test_own_factors_are_stated
-            continue
         expected = _expected(fuel, source, row["Unidade"], row["Quantidade"])
         stated = [row[c] or 0.0 for c in ("CO2 (t)", "CH4 (t)", "N2O (t)", "CO2 biogênico (t)")]
         assert stated == pytest.approx(expected, abs=1e-3, rel=1e-6), (source, fuel)
         co2, ch4, n2o = stated[:3]
         co2e = co2 + ch4 * GWP["CH4"] + n2o * GWP["N2O"]
         assert row["Emissões totais (t CO2e)"] == pytest.approx(co2e, abs=1e-3), source
-    assert own == (4 if sheet == "Combustão móvel" else 0)
 
 
-def test_natural_gas_and_diesel_spot_values(built):
-    """Two rows by hand, in round numbers."""
+def test_natural_gas_diesel_and_gasoline_spot_values(built):
+    """Three rows by hand, in round numbers."""
     stationary = {(r["Unidade"], r["Fonte emissora"]): r for r in _data_rows(built, DATA_SHEETS[0])}
     kiln = stationary[("Fábrica Santa Gertrudes (SP)", "Forno a rolo 1 (queima)")]
-    # m³ x 0.7 kg/m³ x 48 GJ/t = 33.6 GJ per 1,000 m³; x 56.1 t CO2/TJ = 1.88496 t per 1,000 m³
-    assert kiln["CO2 (t)"] == pytest.approx(kiln["Quantidade"] / 1_000 * 1.88496, abs=1e-3)
+    # 1,000 m³ x 8,800 kcal/m³ x 4.1868 kJ/kcal = 36.84384 GJ; x 56.1 t CO2/TJ = 2.0669394 t
+    assert kiln["CO2 (t)"] == pytest.approx(kiln["Quantidade"] / 1_000 * 2.0669394, abs=1e-3)
     mobile = {(r["Unidade"], r["Fonte emissora"]): r for r in _data_rows(built, DATA_SHEETS[1])}
     truck = mobile[("Fábrica Santa Gertrudes (SP)", "Caminhões próprios – expedição – mar–dez")]
     assert truck["Quantidade"] == 392_200
-    # 392,200 L x 86% x 0.840 kg/L x 43 GJ/t = 12,183 GJ of diesel A x 74.1 t/TJ
-    assert truck["CO2 (t)"] == pytest.approx(902.759, abs=1e-3)
+    # 392,200 L x 86% = 337,292 L of diesel A x 0.840 kg/L x 10,100 kcal/kg x 4.1868 kJ/kcal
+    # = 11,980.89 GJ; x 74.1 t CO2/TJ = 887.784 t
+    assert truck["CO2 (t)"] == pytest.approx(887.784, abs=1e-3)
+    (car,) = [r for r in _data_rows(built, DATA_SHEETS[1]) if r["Quantidade"] == 18_200]
+    assert (car["Unidade"], car["Combustível"]) == ("Escritório São Paulo (SP)", "Gasolina C")
+    # 18,200 L x 73% = 13,286 L of gasoline A x 0.742 kg/L x 10,400 kcal/kg x 4.1868 kJ/kcal
+    # = 429.254 GJ; x 69.3 t CO2/TJ = 29.747 t fossil CO2
+    assert car["CO2 (t)"] == pytest.approx(29.747, abs=1e-3)
 
 
-def test_own_factors_are_stated_and_not_checked(built, inventory):
-    """Gasoline C and LPG forklifts: the sample's own factors, named in the sheet's note."""
+def test_every_factor_is_stated_in_the_sheet_notes(built):
+    """The combustion notes name the BEN and IPCC values the rows were computed with."""
     workbook = openpyxl.load_workbook(io.BytesIO(built), read_only=True)
-    texts = [str(v) for row in workbook["Combustão móvel"].iter_rows(values_only=True)
-             for v in row if isinstance(v, str)]  # fmt: skip
+    notes = {}
+    for sheet in ("Combustão estacionária", "Combustão móvel"):
+        texts = [v for row in workbook[sheet].iter_rows(values_only=True)
+                 for v in row if isinstance(v, str)]  # fmt: skip
+        notes[sheet] = next(t for t in texts if t.startswith("Fonte dos fatores"))
     about = " ".join(str(row[0]) for row in workbook["Sobre"].iter_rows(values_only=True))
     workbook.close()
-    note = next(t for t in texts if t.startswith("Fonte dos fatores"))
-    assert "biblioteca de fatores" in note
-    assert "Fatores próprios desta planilha" in note
-    assert "gasolina C" in note and "GLP das empilhadeiras" in note
-    assert "biblioteca de fatores" in about and "MCTI" in about
-    # Not checked, so no conflict and no finding from them (see the two tests above).
-    mobile = next(c for c in inventory.reconciliation if c.sheet == "Combustão móvel")
-    (activity,) = [e for e in mobile.evidence if e.kind == "activity"]
-    assert activity.compared == len(_data_rows(built, "Combustão móvel")) - 4
+    for note in notes.values():
+        for value in ("8.800 kcal/m³", "10.100 kcal/kg e 840 kg/m³", "9.000 kcal/kg e 880 kg/m³",
+                      "10.400 kcal/kg e 742 kg/m³", "6.750 kcal/kg e 791 kg/m³",
+                      "1 kcal = 4,1868 kJ", "IPCC (2006)", "B14", "E27", "AR5"):  # fmt: skip
+            assert value in note, value
+        assert "biblioteca" not in note
+    assert "GLP" in notes["Combustão móvel"] and "3.3.1" in notes["Combustão móvel"]
+    assert "BEN" in about and "MCTI" in about
 
 
 def test_electricity_is_monthly_with_the_mcti_monthly_factors(built):
