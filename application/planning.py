@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.actions.model import Target
+from engine.actions.model import Scope2Method, Target
+from engine.actions.targets import inventory_target
 from engine.inventory import Inventory
 from engine.measures.catalogue import Catalogue, Costs, read_catalogue_csv, read_costs_csv
 
@@ -21,6 +22,7 @@ class TargetChoice:
     base_year: int
     percent: float
     year: int
+    scope2_method: Scope2Method = "location"  # the Scope 2 figure the target tracks
 
 
 @dataclass(frozen=True)
@@ -37,22 +39,12 @@ def default_target(inventory: Inventory, year: int = 2030) -> TargetChoice:
 
 
 def target_for(inventory: Inventory, choice: TargetChoice) -> Target:
-    """The target with its base year's emissions as the inventory reports them; a base year
-    the workbook does not hold is measured by its headline year instead (and says so by its
-    base year being that one)."""
-    years = inventory.totals_by("year") if len(inventory.years) > 1 else None
-    if years is not None:
-        row = years[years["year"].astype(str) == str(choice.base_year)]
-        if not row.empty:
-            base = float(row["tco2e"].iloc[0])
-            return Target(
-                base_year=choice.base_year, base_tco2e=base, percent=choice.percent,
-                year=choice.year,
-            )  # fmt: skip
-    base_year = int(inventory.year) if inventory.year else choice.base_year
-    return Target(
-        base_year=base_year, base_tco2e=inventory.total_tco2e, percent=choice.percent,
-        year=choice.year,
+    """The target on Scopes 1 + 2 (Scope 2 by the method chosen; Scope 3 handled apart), its
+    base the inventory's own figure for the base year, or for the headline year when the
+    workbook does not hold that one (``engine.actions.targets.inventory_target``)."""
+    return inventory_target(
+        inventory, choice.base_year, choice.percent, choice.year,
+        scope2_method=choice.scope2_method,
     )  # fmt: skip
 
 

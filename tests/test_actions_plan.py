@@ -27,8 +27,9 @@ from engine.actions import (
 )
 from engine.actions import sbce as S
 from engine.actions.render import actions_table, path_text, sbce_text, summary_text
-from engine.actions.targets import allowed_tco2e
+from engine.actions.targets import allowed_tco2e, inventory_target, target_cut
 from engine.inventory import load_inventory
+from tests.inventory_fixtures import xlsx
 
 # --- helpers --------------------------------------------------------------------------------
 
@@ -245,6 +246,122 @@ def test_a_market_instrument_does_not_count_on_the_location_based_total(ten_thou
 def test_a_target_year_not_after_the_inventory_is_refused(ten_thousand):
     with pytest.raises(ValueError):
         schedule([], Target(base_year=2020, base_tco2e=1.0, percent=10, year=2024), ten_thousand)
+
+
+# --- what a target covers -------------------------------------------------------------------
+#
+# 2024: Scope 1 = 1,000 t, Scope 2 = 500 t location-based and 300 t market-based, Scope 3 =
+# 5,000 t. The SBTi-style target is on Scopes 1 + 2: 1,500 t (location) or 1,300 t (market);
+# Scope 3 is handled apart. 4.2%/yr to 2030 is 25.2%: 1,500 × 0.748 = 1,122 t and 1,300 ×
+# 0.748 = 972.4 t allowed in 2030.
+
+
+@pytest.fixture(scope="module")
+def scoped():
+    sheets = {
+        "Escopo 1": [
+            ["Escopo", "Categoria", "Fonte", "Combustível", "Gás", "Emissões (t)", "Ano"],
+            ["1", "Combustão estacionária", "Caldeira", "Gás natural", "CO2", 1_000, 2024],
+        ],
+        "Energia": [
+            ["Escopo", "Categoria", "Fonte", "Abordagem", "Emissões (t CO2e)", "Ano"],
+            ["2", "Eletricidade", "Rede SIN", "Localização", 500, 2024],
+            ["2", "Eletricidade", "Rede SIN", "Escolha de compra", 300, 2024],
+        ],
+        "Escopo 3": [
+            ["Escopo", "Categoria", "Fonte", "Emissões (t CO2e)", "Ano"],
+            ["3", "Bens e serviços comprados", "Aço", 5_000, 2024],
+        ],
+    }
+    return load_inventory(xlsx(sheets), filename="escopos.xlsx")
+
+
+def test_the_default_target_covers_scopes_1_and_2_location_based(scoped):
+    """Before issue #21 the target path ran on the inventory total, Scope 3 included
+    (6,500 t here): the SBTi's 4.2%/yr applies to Scopes 1 + 2, Scope 3 handled apart."""
+    target = inventory_target(scoped, 2024, 25.2, 2030)
+    assert (target.base_tco2e, target.scope2_method, target.include_scope3) == (
+        pytest.approx(1_500.0), "location", False,
+    )  # fmt: skip
+    assert sbti_target(2024, 1_500.0, 2030) == target
+    _, path, meets, shortfall = schedule([], target, scoped)
+    assert path[0].actual_tco2e == pytest.approx(1_500.0)
+    assert path[0].expected_tco2e == pytest.approx(1_500.0)
+    assert path[-1].allowed_tco2e == pytest.approx(1_500 * (1 - 0.252))  # 1,122 t
+    assert meets is False and shortfall == pytest.approx(1_500 - 1_122)
+
+
+def test_a_market_based_target_tracks_market_based_scope2(scoped):
+    target = inventory_target(scoped, 2024, 25.2, 2030, scope2_method="market")
+    assert target.base_tco2e == pytest.approx(1_300.0)  # 1,000 + 300, never + 500
+    assert sbti_target(2024, 1_300.0, 2030, scope2_method="market") == target
+    _, path, _, shortfall = schedule([], target, scoped)
+    assert path[0].actual_tco2e == pytest.approx(1_300.0)
+    assert path[-1].allowed_tco2e == pytest.approx(972.4)
+    assert shortfall == pytest.approx(1_300 - 972.4)
+    # A market instrument counts on it (and only on it); a location-based cut does not.
+    irec = _action("I-REC", 200, cost=1.0, scope=2, market=True)
+    solar = _action("solar", 100, cost=2.0, scope=2)
+    actions, path, _, shortfall = schedule([irec, solar], target, scoped)
+    by_id = {a.measure_id: a for a in actions}
+    assert by_id["I-REC"].deadline == 2026 and by_id["solar"].deadline is None
+    assert path[-1].expected_tco2e == pytest.approx(1_300 - 200)
+    assert shortfall == pytest.approx(1_100 - 972.4)
+    location = inventory_target(scoped, 2024, 25.2, 2030)
+    actions, path, *_ = schedule([irec, solar], location, scoped)
+    assert {a.measure_id: a.deadline for a in actions} == {"solar": 2026, "I-REC": None}
+    assert path[-1].expected_tco2e == pytest.approx(1_500 - 100)
+
+
+def test_scope3_actions_are_handled_apart_from_the_target(scoped):
+    target = inventory_target(scoped, 2024, 25.2, 2030)
+    supplier = _action("aço verde", 4_000, cost=1.0, scope=3)
+    boiler = _action("caldeira", 300, cost=5.0)
+    actions, path, _, shortfall = schedule([supplier, boiler], target, scoped)
+    by_id = {a.measure_id: a for a in actions}
+    assert by_id["aço verde"].deadline is None and by_id["caldeira"].deadline == 2026
+    assert path[-1].expected_tco2e == pytest.approx(1_500 - 300)
+    assert shortfall == pytest.approx(1_200 - 1_122)
+    plan = PlanActions(actions=actions, target=target, path=path, meets_target=False,
+                       shortfall_tco2e=shortfall, inventory_tco2e=6_500.0,
+                       inventory_year=2024, start_year=2025,
+                       target_baseline_tco2e=1_500.0)  # fmt: skip
+    pt, en = path_text(plan, "pt"), path_text(plan, "en")
+    assert "**Meta** (Escopos 1 e 2, com o Escopo 2 por localização)" in pt
+    assert "**Target** (Scopes 1 and 2, Scope 2 location-based)" in en
+    assert "O Escopo 3 fica fora desta meta" in pt and "Scope 3 is outside this target" in en
+    assert "inventário de 2024 (1.500,0 t CO2e)" in pt  # the covered figure, not 6,500
+    assert "Medida aço verde (Escopo 3: fora da meta)" in pt
+    assert "Measure aço verde (Scope 3: outside the target)" in en
+    assert "Escopo 3: fora da meta dos Escopos 1 e 2" in actions_table(plan, "pt")
+
+
+def test_a_modal_shift_counts_its_whole_scope1_fall_on_a_scopes_1_2_target():
+    # Own trucks: Scope 1 falls 100–300 t, the carrier adds 60–75 t to Scope 3 (net 40–225).
+    shift = _action("modal", 132.5, spread=92.5).model_copy(
+        update={"mechanism": "modal_shift", "scope3_added_low_tco2e": 60.0,
+                "scope3_added_high_tco2e": 75.0, "scope3_added_category": 4}
+    )  # fmt: skip
+    target = sbti_target(2024, 10_000.0, 2030)
+    assert target_cut(shift, target) == pytest.approx((100 + 300) / 2)  # Scope 3 is apart
+    assert target_cut(shift, target, low=True) == pytest.approx(100.0)
+    whole = target.model_copy(update={"include_scope3": True})
+    assert target_cut(shift, whole) == pytest.approx((40 + 225) / 2)  # the net, with Scope 3
+
+
+def test_build_plan_actions_records_the_target_s_baseline(scoped, monkeypatch):
+    import sys
+    import types
+
+    planner = types.ModuleType("engine.actions.planner")
+    planner.propose = lambda inventory, catalogue=None, costs=None: ([], [])
+    monkeypatch.setitem(sys.modules, "engine.actions.planner", planner)
+    market = inventory_target(scoped, 2024, 25.2, 2030, scope2_method="market")
+    plan = build_plan_actions(scoped, target=market)
+    assert plan.target_baseline_tco2e == pytest.approx(1_300.0)
+    assert plan.inventory_tco2e == pytest.approx(6_500.0)  # the total stays the total
+    assert "Escopo 2 por mercado" in path_text(plan, "pt")
+    assert "market-based Scope 2, as the user chose" in path_text(plan, "en")
 
 
 # --- SBCE readiness -------------------------------------------------------------------------

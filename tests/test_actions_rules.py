@@ -137,6 +137,96 @@ def test_a_fossil_substitute_cuts_by_the_ratio_of_the_co2_factors():
     assert action.reduction_high_tco2e == pytest.approx(774.0 * ratio * 1.0)
 
 
+# Wood/wood waste, IPCC 2006 v. 2 ch. 2: kg CH4 and kg N2O per TJ, in manufacturing
+# industries and construction (table 2.3) and in commercial/institutional use (table 2.4);
+# its CO2 (ch. 1 table 1.4) is 112 t/TJ, biogenic. Natural gas: 56.1 t CO2/TJ; CH4 1 and
+# N2O 0.1 kg/TJ in manufacturing, CH4 5 and N2O 0.1 in commercial use. Fuel oil
+# (manufacturing): 77.4 t CO2/TJ, CH4 3 and N2O 0.6 kg/TJ.
+WOOD = {"manufacturing": (30.0, 4.0), "commercial": (300.0, 4.0)}
+WOOD_CO2_PER_TJ = 112.0
+
+
+def wood_switch(keywords: tuple[str, ...]):
+    """The shipped biomass switch (substitute: wood), matched on ``keywords``."""
+    return replace(shipped_catalogue()["fuel_oil_biomass"], keywords=keywords)
+
+
+def test_a_switch_to_wood_adds_its_ch4_and_n2o_and_credits_the_old_fuel_s():
+    """Before issue #21 a switch to biomass credited the whole fossil CO2 and ignored CH4
+    and N2O, overstating the cut: the substitute's CH4 and N2O stay in Scope 1."""
+    tj = 10.0  # a boiler burning 10 TJ of natural gas a year (manufacturing)
+    rows = [
+        ("1", "Combustão estacionária", "Caldeira", "Gás natural", "CO2", tj * 56.1),
+        ("1", "Combustão estacionária", "Caldeira", "Gás natural", "CH4", tj * 1 / 1000),
+        ("1", "Combustão estacionária", "Caldeira", "Gás natural", "N2O", tj * 0.1 / 1000),
+    ]
+    inv = workbook(direct=rows)
+    measure = wood_switch(("gas natural",))
+    action = compute(measure, inv, matched_rows(measure, inv), share=0.5)
+    assert action is not None and action.scope == 1
+    # Energy-equivalent: the wood supplies the same 10 TJ (NCV) as the half of the gas it
+    # replaces. Cut = 0.5 × 10 × (56,100 + 1 × 28 + 0.1 × 265) kg − 0.5 × 10 × (30 × 28 +
+    # 4 × 265) kg = 280,772.5 − 9,500 kg = 271.2725 t.
+    ch4, n2o = WOOD["manufacturing"]
+    old = 0.5 * tj * (56_100 + 1 * AR5["CH4"] + 0.1 * AR5["N2O"]) / 1000
+    new = 0.5 * tj * (ch4 * AR5["CH4"] + n2o * AR5["N2O"]) / 1000
+    assert action.reduction_low_tco2e == action.reduction_high_tco2e
+    assert action.reduction_low_tco2e == pytest.approx(old - new)
+    assert action.reduction_low_tco2e == pytest.approx(271.2725)
+    # The wood's CO2 is biogenic, reported apart and never in the cut: 0.5 × 10 TJ × 112 t.
+    assert action.biogenic_co2_t == pytest.approx(0.5 * tj * WOOD_CO2_PER_TJ)
+    for lang, words in (("pt", ("30,0 kg/TJ CH4", "Table 2.3", "mesma energia (PCI")),
+                        ("en", ("30.0 kg/TJ CH4", "Table 2.3", "same energy (NCV"))):  # fmt: skip
+        assert all(w in action.basis[lang] for w in words), action.basis[lang]
+    assert "not credited" not in action.basis["en"]
+
+
+def test_wood_in_commercial_use_takes_the_commercial_factors():
+    tj = 4.0  # natural gas in a restaurant's kitchen (commercial/institutional use)
+    fuel = "Gás natural comercial"
+    rows = [
+        ("1", "Combustão estacionária", "Cozinha", fuel, "CO2", tj * 56.1),
+        ("1", "Combustão estacionária", "Cozinha", fuel, "CH4", tj * 5 / 1000),
+        ("1", "Combustão estacionária", "Cozinha", fuel, "N2O", tj * 0.1 / 1000),
+    ]
+    inv = workbook(direct=rows)
+    measure = wood_switch(("gas natural",))
+    action = compute(measure, inv, matched_rows(measure, inv), share=1.0)
+    ch4, n2o = WOOD["commercial"]  # 300 kg CH4/TJ: ten times manufacturing's
+    old = tj * (56_100 + 5 * AR5["CH4"] + 0.1 * AR5["N2O"]) / 1000
+    new = tj * (ch4 * AR5["CH4"] + n2o * AR5["N2O"]) / 1000
+    assert action is not None
+    assert action.reduction_high_tco2e == pytest.approx(old - new)  # 224.9 − 37.84 t
+
+
+def test_the_shipped_fuel_oil_to_biomass_switch_nets_ch4_and_n2o():
+    tj = 20.0
+    rows = [
+        ("1", "Combustão estacionária", "Caldeira", "Óleo combustível", "CO2", tj * 77.4),
+        ("1", "Combustão estacionária", "Caldeira", "Óleo combustível", "CH4", tj * 3 / 1000),
+        ("1", "Combustão estacionária", "Caldeira", "Óleo combustível", "N2O", tj * 0.6 / 1000),
+    ]
+    inv = workbook(direct=rows)
+    action = act("fuel_oil_biomass", inv)  # 50–100% of the fuel oil replaced
+    ch4, n2o = WOOD["manufacturing"]
+    per_all = (
+        tj * (77_400 + 3 * AR5["CH4"] + 0.6 * AR5["N2O"]) / 1000
+        - tj * (ch4 * AR5["CH4"] + n2o * AR5["N2O"]) / 1000
+    )  # 1,551.66 − 38.0 = 1,513.66 t for the whole boiler
+    assert action is not None
+    assert action.reduction_low_tco2e == pytest.approx(per_all * 0.5)
+    assert action.reduction_high_tco2e == pytest.approx(per_all * 1.0)
+    # Below the old figure, which was all of the fossil CO2 × the share.
+    assert action.reduction_high_tco2e < tj * 77.4
+
+
+def test_no_wood_switch_where_wood_has_no_factor_for_the_use():
+    # A truck burns diesel on the road: the library has no wood factor for road transport.
+    inv = workbook(direct=diesel(co2=100.0))
+    measure = wood_switch(("diesel",))
+    assert compute(measure, inv, matched_rows(measure, inv)) is None
+
+
 # --- efficiency / activity_cut ------------------------------------------------------------
 
 
@@ -153,6 +243,84 @@ def test_efficiency_and_activity_cut_are_the_rows_times_the_range_times_the_shar
     assert organic is not None and organic.scope == 3
     assert organic.reduction_low_tco2e == pytest.approx(40.0 * 0.60 * 0.5)
     assert organic.reduction_high_tco2e == pytest.approx(40.0 * 0.90 * 1.0)
+
+
+# --- modal_shift ----------------------------------------------------------------------------
+#
+# freight_modal_shift: rail or coastal shipping emits 40–75% less per t·km than the diesel
+# truck (so 25–60% of it), on 10–30% of the road freight.
+
+
+def test_a_modal_shift_of_own_trucks_cuts_scope1_and_adds_the_carrier_to_scope3():
+    """Before issue #21 the shift was an activity cut of the net % on Scope 1 alone; the
+    carrier's emissions were nowhere. Own trucks: Scope 1 falls by the whole share shifted,
+    and the carrier's t·km land in Scope 3 category 4."""
+    inv = workbook(direct=diesel("Caminhões – frota", co2=1_000.0, ch4=0.01))
+    action = act("freight_modal_shift", inv)
+    assert action is not None and action.mechanism == "modal_shift" and action.scope == 1
+    trucks = 1_000.0 + 0.01 * AR5["CH4"] + 0.005 * AR5["N2O"]  # 1,001.605 t CO2e
+    gross = (trucks * 0.10, trucks * 0.30)  # Scope 1 falls by all of what is shifted
+    carrier = (gross[0] * (1 - 0.40), gross[1] * (1 - 0.75))  # 60% and 25% of the truck
+    assert action.baseline_tco2e == pytest.approx(trucks)
+    assert action.scope3_added_low_tco2e == pytest.approx(carrier[0])
+    assert action.scope3_added_high_tco2e == pytest.approx(carrier[1])
+    assert action.scope3_added_category == 4
+    # The net effect: 10% × 40% and 30% × 75% of the trucks.
+    assert action.reduction_low_tco2e == pytest.approx(trucks * 0.10 * 0.40)
+    assert action.reduction_high_tco2e == pytest.approx(trucks * 0.30 * 0.75)
+    assert "categoria 4" in action.basis["pt"] and "category 4" in action.basis["en"]
+
+    totals = what_if(inv, [action], Scenario(selected=(action.id,)))
+    assert totals.scope1.before_tco2e == pytest.approx(trucks)
+    assert totals.scope1.reduction_low_tco2e == pytest.approx(gross[0])
+    assert totals.scope1.reduction_high_tco2e == pytest.approx(gross[1])
+    assert totals.scope3.before_tco2e == 0.0
+    assert totals.scope3.after_with_low_tco2e == pytest.approx(carrier[0])
+    assert totals.scope3.after_with_high_tco2e == pytest.approx(carrier[1])
+    assert totals.total.reduction_low_tco2e == pytest.approx(gross[0] - carrier[0])
+    assert totals.total.reduction_high_tco2e == pytest.approx(gross[1] - carrier[1])
+    note = next(n for n in totals.notes if "modal" in n["en"].lower())
+    assert "categoria 4" in note["pt"] and "category 4" in note["en"]
+
+
+def test_outsourced_road_freight_shifts_within_scope3_category4():
+    inv = workbook(scope3=[("Transporte e distribuição a montante", "Frete rodoviário", 200.0)])
+    action = act("freight_modal_shift", inv)
+    assert action is not None and action.scope == 3
+    assert action.reduction_low_tco2e == pytest.approx(200.0 * 0.10 * 0.40)
+    assert action.reduction_high_tco2e == pytest.approx(200.0 * 0.30 * 0.75)
+    assert action.scope3_added_high_tco2e == 0.0  # the carrier was already category 4
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Caminhões de logística interna",
+        "Caminhões do pátio",
+        "Yard trucks",
+        "Caminhão pá carregadeira",
+        "Forklift trucks",
+    ],
+)
+def test_internal_logistics_cannot_shift_mode(source):
+    """Equipment moving goods inside a site has no road leg to move to rail or water: no
+    modal shift is proposed on it, while its diesel stays open to other measures."""
+    inv = workbook(direct=diesel(source, co2=500.0))
+    assert act("freight_modal_shift", inv) is None
+    chosen, alternatives = propose(inv)
+    assert "freight_modal_shift" not in {a.measure_id for a in chosen + alternatives}
+    assert "diesel_b100" in {a.measure_id for a in chosen + alternatives}
+
+
+def test_a_modal_shift_acts_only_on_the_road_fleet_beside_internal_logistics():
+    inv = workbook(
+        direct=diesel("Caminhões – frota", co2=800.0, ch4=0.0)
+        + diesel("Caminhões de logística interna", co2=300.0, ch4=0.0)
+    )
+    action = act("freight_modal_shift", inv)
+    assert action is not None
+    assert {ref.source for ref in action.rows} == {"Caminhões – frota"}
+    assert action.reduction_high_tco2e == pytest.approx(800.0 * 0.30 * 0.75)
 
 
 # --- refrigerants and SF6 -----------------------------------------------------------------

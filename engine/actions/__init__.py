@@ -24,12 +24,15 @@ from engine.actions.model import (
 from engine.actions.sbce import readiness
 from engine.actions.targets import (
     Schedule,
+    covered_tco2e,
     default_start_year,
     history,
+    inventory_target,
     inventory_year,
     linear_path,
     sbti_target,
     schedule,
+    target_tco2e,
 )
 from engine.inventory import Inventory
 
@@ -87,6 +90,7 @@ def _build(
             "meets_target": scheduled.meets_target,
             "shortfall_tco2e": scheduled.shortfall_tco2e,
             "start_year": start,
+            "target_baseline_tco2e": target_tco2e(inventory, target),
         }
     )
 
@@ -100,11 +104,14 @@ __all__ = [
     "Schedule",
     "Target",
     "build_plan_actions",
+    "covered_tco2e",
     "history",
+    "inventory_target",
     "linear_path",
     "readiness",
     "sbti_target",
     "schedule",
+    "target_tco2e",
 ]
 
 

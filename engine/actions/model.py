@@ -15,7 +15,11 @@ Mechanism = Literal[
     "sf6_free",  # all of the SF6 leak
     "market_instrument",  # market-based Scope 2 only; location-based is untouched
     "electrification",  # the fuel's emissions minus the grid's for the new MWh (location)
-    "activity_cut",  # a share of the activity avoided (travel, waste, freight)
+    "activity_cut",  # a share of the activity avoided (travel, waste)
+    # Freight moved off road: own trucks (Scope 1) fall by the whole share shifted and the
+    # carrier's emissions enter Scope 3 category 4; outsourced road freight (Scope 3) falls by
+    # the per tonne-km saving. Internal logistics (yard trucks, forklifts) never shifts mode.
+    "modal_shift",
 ]
 Scope2Method = Literal["location", "market"]
 
@@ -56,6 +60,13 @@ class Action(BaseModel):
     # Scope 2 so each scope's figure is its own.
     grid_added_low_tco2e: float = Field(default=0.0, ge=0)
     grid_added_high_tco2e: float = Field(default=0.0, ge=0)
+    # Modal shift of own trucks: the carrier's emissions its shifted tonne-km add to Scope 3
+    # category 4 (upstream transportation), at the low and the high share, already netted out
+    # of the reductions above; a what-if puts them back in Scope 3 and a Scopes 1+2 target,
+    # which Scope 3 is outside, counts the whole Scope 1 cut.
+    scope3_added_low_tco2e: float = Field(default=0.0, ge=0)
+    scope3_added_high_tco2e: float = Field(default=0.0, ge=0)
+    scope3_added_category: int | None = None  # 4 for a modal shift's carrier
     # The share of the matched activity the low and the high reduction assume (B100 in
     # 20–100% of the diesel), and what the measure moves to (a fuel key, a gas, an
     # efficiency ratio): what a what-if starts from and may change.
@@ -82,7 +93,13 @@ class Action(BaseModel):
 
 
 class Target(BaseModel):
-    """A reduction target: ``percent`` below the base year's emissions by ``year``."""
+    """A reduction target: ``percent`` below the base year's emissions by ``year``, on the
+    figure it covers: Scopes 1 + 2 (the SBTi's near-term scope; Scope 3 is handled apart),
+    with Scope 2 by ``scope2_method`` (location-based unless the user chooses market-based;
+    the two are never summed). ``include_scope3`` puts Scope 3 in the same target, when a
+    user asks for one on the whole inventory. Rows the inventory gives no scope count in it
+    (they are in the inventory's total and not known to be Scope 3). ``base_tco2e`` is the
+    base year's figure on that coverage (``engine.actions.targets.covered_tco2e``)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -90,6 +107,8 @@ class Target(BaseModel):
     base_tco2e: float
     percent: float = Field(gt=0, le=100)
     year: int
+    scope2_method: Scope2Method = "location"
+    include_scope3: bool = False
 
 
 class PathPoint(BaseModel):
@@ -128,6 +147,9 @@ class PlanActions(BaseModel):
     inventory_tco2e: float = 0.0
     inventory_year: int | None = None
     start_year: int | None = None  # the first year work on the actions can start
+    # The inventory year's emissions on the target's coverage (Scopes 1 + 2 by its Scope 2
+    # method): what the path's expected emissions start from. None: no target.
+    target_baseline_tco2e: float | None = None
 
     @property
     def total_low_tco2e(self) -> float:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from engine.actions.model import Action, Installation, PlanActions, RowRef
+from engine.actions.model import Action, Installation, PlanActions, RowRef, Target
 from engine.actions.sbce import ALLOWANCES_T, MONITORING_T, SOURCE, UNASSIGNED
-from engine.actions.targets import counts_on_total
+from engine.actions.targets import counts_on_target, counts_on_total
 from engine.formatting import number, percent
 
 Lang = Literal["pt", "en"]
@@ -40,6 +40,8 @@ _WORDS: dict[Lang, dict[str, str]] = {
         "not_needed": "— (a meta não a exige)",
         "too_late": "— (não fica pronta até {year}: implantação de {lead})",
         "off_total": "— (não muda o total, que usa o Escopo 2 por localização)",
+        "off_scope3": "— (Escopo 3: fora da meta dos Escopos 1 e 2)",
+        "off_market": "— (Escopo 2 por localização: a meta usa o Escopo 2 por mercado)",
     },
     "en": {
         "header": "| Measure | Inventory rows (source · facility · gas) | Scope "
@@ -60,6 +62,8 @@ _WORDS: dict[Lang, dict[str, str]] = {
         "not_needed": "— (not needed for the target)",
         "too_late": "— (cannot be in place by {year}: lead time {lead})",
         "off_total": "— (does not change the total, which uses location-based Scope 2)",
+        "off_scope3": "— (Scope 3: outside the Scopes 1 and 2 target)",
+        "off_market": "— (location-based Scope 2: the target uses market-based Scope 2)",
     },
 }
 
@@ -173,11 +177,18 @@ def _deadline(action: Action, plan: PlanActions, lang: Lang) -> str:
         return words["by_path"].format(year=action.deadline)
     if plan.target is None:
         return "—"
-    if not counts_on_total(action):
-        return words["off_total"]
+    if not counts_on_target(action, plan.target):
+        return words[_off_target(action)]
     if action.needed_year is not None:
         return words["too_late"].format(year=plan.target.year, lead=lead)
     return words["not_needed"]
+
+
+def _off_target(action: Action) -> str:
+    """Why an action does not count on its plan's target: the key of its reason."""
+    if action.scope == 3:
+        return "off_scope3"
+    return "off_total" if not counts_on_total(action) else "off_market"
 
 
 # --- the target and its path ---------------------------------------------------------------
@@ -185,12 +196,22 @@ def _deadline(action: Action, plan: PlanActions, lang: Lang) -> str:
 _PATH: dict[Lang, dict[str, str]] = {
     "pt": {
         "none": "Nenhuma meta de redução definida.",
-        "target": "**Meta**: reduzir {pct} das emissões de {base_year} ({base} t CO2e) até "
-        "{year}, ou seja, emitir no máximo {final} t CO2e em {year}, em linha reta desde "
-        "{base_year} ({step} t CO2e a menos por ano).",
+        "target": "**Meta** ({coverage}): reduzir {pct} das emissões de {base_year} ({base} t "
+        "CO2e) até {year}, ou seja, emitir no máximo {final} t CO2e em {year}, em linha reta "
+        "desde {base_year} ({step} t CO2e a menos por ano).",
+        "coverage": "Escopos 1 e 2, com o Escopo 2 por {method}",
+        "coverage_all": "Escopos 1, 2 e 3, com o Escopo 2 por {method}",
+        "location": "localização",
+        "market": "mercado",
+        "scope3_apart": "O Escopo 3 fica fora desta meta e é tratado à parte: suas ações não "
+        "contam na trajetória, e o que uma ação acrescenta a ele (a transportadora de uma "
+        "transferência modal) também não.",
+        "market_chosen": "Meta no Escopo 2 por mercado, por escolha do usuário; o Escopo 2 "
+        "por localização continua relatado à parte, e os dois nunca se somam.",
         "start": "As ações começam em {start}; cada uma entra em vigor no primeiro ano em que "
-        "a trajetória a exige, nunca antes do seu prazo de implantação. O esperado é o total "
-        "do inventário de {inv_year} ({total} t CO2e) menos as reduções já em vigor.",
+        "a trajetória a exige, nunca antes do seu prazo de implantação. O esperado é o número "
+        "coberto pela meta no inventário de {inv_year} ({total} t CO2e) menos as reduções já "
+        "em vigor.",
         "header": "| Ano | Permitido (t CO2e) | Esperado, redução média (t CO2e) "
         "| Esperado, redução baixa (t CO2e) | Relatado (t CO2e) |",
         "met": "**A meta é atingida**: em {year} as emissões esperadas são {expected} t CO2e "
@@ -206,15 +227,26 @@ _PATH: dict[Lang, dict[str, str]] = {
         "not_needed": "{measure} (a meta não a exige)",
         "too_late": "{measure} (não fica pronta até {year})",
         "off_total": "{measure} (Escopo 2 por mercado: não muda o total)",
+        "off_scope3": "{measure} (Escopo 3: fora da meta)",
+        "off_market": "{measure} (Escopo 2 por localização: fora da meta por mercado)",
     },
     "en": {
         "none": "No reduction target set.",
-        "target": "**Target**: cut {pct} of {base_year} emissions ({base} t CO2e) by {year}, "
-        "that is, emit at most {final} t CO2e in {year}, on a straight line from "
+        "target": "**Target** ({coverage}): cut {pct} of {base_year} emissions ({base} t CO2e) "
+        "by {year}, that is, emit at most {final} t CO2e in {year}, on a straight line from "
         "{base_year} ({step} t CO2e less each year).",
+        "coverage": "Scopes 1 and 2, Scope 2 {method}",
+        "coverage_all": "Scopes 1, 2 and 3, Scope 2 {method}",
+        "location": "location-based",
+        "market": "market-based",
+        "scope3_apart": "Scope 3 is outside this target and handled apart: its actions do not "
+        "count on the path, nor does what an action adds to it (a modal shift's carrier).",
+        "market_chosen": "The target tracks market-based Scope 2, as the user chose; "
+        "location-based Scope 2 is still reported apart, and the two are never summed.",
         "start": "Work on the actions starts in {start}; each one is in place from the first "
         "year the path needs it, never before its lead time allows. Expected emissions are "
-        "the {inv_year} inventory total ({total} t CO2e) minus the reductions in place.",
+        "the figure the target covers in the {inv_year} inventory ({total} t CO2e) minus the "
+        "reductions in place.",
         "header": "| Year | Allowed (t CO2e) | Expected, mid reduction (t CO2e) "
         "| Expected, low reduction (t CO2e) | Reported (t CO2e) |",
         "met": "**The target is met**: in {year} expected emissions are {expected} t CO2e "
@@ -231,6 +263,8 @@ _PATH: dict[Lang, dict[str, str]] = {
         "not_needed": "{measure} (not needed for the target)",
         "too_late": "{measure} (cannot be in place by {year})",
         "off_total": "{measure} (market-based Scope 2: does not change the total)",
+        "off_scope3": "{measure} (Scope 3: outside the target)",
+        "off_market": "{measure} (location-based Scope 2: outside the market-based target)",
     },
 }
 
@@ -246,6 +280,7 @@ def path_text(plan_actions: PlanActions, lang: str = "pt") -> str:
     final_allowed = target.base_tco2e * (1 - target.percent / 100)
     parts = [
         words["target"].format(
+            coverage=_coverage(target, language),
             pct=percent(target.percent / 100, 1, language),
             base_year=target.base_year,
             base=_t(target.base_tco2e, language),
@@ -254,12 +289,18 @@ def path_text(plan_actions: PlanActions, lang: str = "pt") -> str:
             step=_t((target.base_tco2e - final_allowed) / span if span else 0.0, language),
         )
     ]
+    notes = [] if target.include_scope3 else [words["scope3_apart"]]
+    if target.scope2_method == "market":
+        notes.append(words["market_chosen"])
+    if notes:
+        parts.append(" ".join(notes))
     if plan_actions.start_year is not None:
+        baseline = plan_actions.target_baseline_tco2e
         parts.append(
             words["start"].format(
                 start=plan_actions.start_year,
                 inv_year=plan_actions.inventory_year or "—",
-                total=_t(plan_actions.inventory_tco2e, language),
+                total=_t(plan_actions.inventory_tco2e if baseline is None else baseline, language),
             )
         )
     if plan_actions.path:
@@ -284,6 +325,12 @@ def path_text(plan_actions: PlanActions, lang: str = "pt") -> str:
     if unscheduled:
         parts.append(words["unscheduled"].format(items="; ".join(unscheduled)))
     return "\n\n".join(parts)
+
+
+def _coverage(target: Target, lang: Lang) -> str:
+    words = _PATH[lang]
+    method = words[target.scope2_method]
+    return words["coverage_all" if target.include_scope3 else "coverage"].format(method=method)
 
 
 def _verdict(plan: PlanActions, lang: Lang) -> str:
@@ -312,8 +359,8 @@ def _unscheduled(plan: PlanActions, lang: Lang) -> list[str]:
         if action.deadline is not None or plan.target is None:
             continue
         measure = action.measure.get(lang, action.measure_id)
-        if not counts_on_total(action):
-            items.append(words["off_total"].format(measure=measure))
+        if not counts_on_target(action, plan.target):
+            items.append(words[_off_target(action)].format(measure=measure))
         elif action.needed_year is not None:
             items.append(words["too_late"].format(measure=measure, year=plan.target.year))
         else:
@@ -438,6 +485,8 @@ _SUMMARY: dict[Lang, dict[str, str]] = {
         "{range} t CO2e/ano.",
         "biogenic": "- CO2 biogênico acrescentado pelas trocas de combustível: {bio} t/ano, "
         "relatado à parte dos escopos.",
+        "carrier": "- Escopo 3, categoria 4, acrescentado pela transferência modal (a "
+        "transportadora): {range} t CO2e/ano, já descontado da redução acima.",
         "capex": "- Capex somado das ações com custo conhecido: R$ {capex}; Δ opex somado: "
         "R$ {opex}/ano (negativo: economia).",
         "unknown": "- Ações com custo desconhecido (fora das somas de custo): {n}.",
@@ -457,6 +506,8 @@ _SUMMARY: dict[Lang, dict[str, str]] = {
         "location-based): {range} t CO2e/yr.",
         "biogenic": "- Biogenic CO2 added by the fuel switches: {bio} t/yr, reported apart "
         "from the scopes.",
+        "carrier": "- Scope 3, category 4, added by the modal shift (the carrier): {range} t "
+        "CO2e/yr, already netted out of the reduction above.",
         "capex": "- Capex of the actions with a known cost, summed: R$ {capex}; Δ opex "
         "summed: R$ {opex}/yr (negative: a saving).",
         "unknown": "- Actions with unknown cost (left out of the cost sums): {n}.",
@@ -497,6 +548,10 @@ def summary_text(plan_actions: PlanActions, lang: str = "pt") -> str:
         market_low = sum(a.reduction_low_tco2e for a in market)
         market_high = sum(a.reduction_high_tco2e for a in market)
         lines.append(words["market"].format(range=_range(market_low, market_high, language)))
+    carrier_low = sum(a.scope3_added_low_tco2e for a in plan.actions)
+    carrier_high = sum(a.scope3_added_high_tco2e for a in plan.actions)
+    if carrier_high > 0:
+        lines.append(words["carrier"].format(range=_range(carrier_low, carrier_high, language)))
     biogenic = sum(a.biogenic_co2_t for a in plan.actions)
     if biogenic > 0:
         lines.append(words["biogenic"].format(bio=_t(biogenic, language)))

@@ -7,9 +7,16 @@ The figures come from the inventory and the factor library, never from a model:
   ethanol, biomethane, biomass) removes all of the replaced fraction's fossil CO2 from Scope 1
   and adds its own CO2 as biogenic, reported apart (GHG Protocol Corporate Standard, ch. 4);
   a fossil substitute (fuel oil to natural gas) cuts by the ratio of the CO2 factors per TJ.
-  CH4 and N2O are not credited: the substitute's are of the same order (conservative). The
+  A solid biomass (wood, charcoal) adds its own CH4 and N2O, which stay in Scope 1, for the
+  energy it now supplies (the same TJ, NCV basis, by the factors of the source's use: IPCC
+  2006 v. 2 ch. 2), and credits the rows' CH4 and N2O of the fraction replaced. For other
+  substitutes CH4 and N2O are not credited: theirs are of the same order (conservative). The
   catalogue's life-cycle range (B100: 40–70%) never enters Scope 1.
 - efficiency, activity_cut: the rows' t CO2e × the catalogue's % × the share reached.
+- modal_shift: own trucks (Scope 1) fall by the rows' t CO2e × the share shifted, and the
+  carrier's emissions, that × (1 − the catalogue's per t·km saving), enter Scope 3
+  category 4; the action's reduction is the net. Outsourced road freight (Scope 3): the rows
+  × the share × the saving. Internal logistics (yard trucks, loaders, forklifts) is left out.
 - refrigerant: the leak × (1 − GWP new / GWP old) × the share converted. Only what is in the
   totals: a Montreal gas (R-22) is a memo item, so no action credits it.
 - sf6_free: all of the SF6 leak × the share replaced.
@@ -27,7 +34,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -36,6 +43,7 @@ import pandas as pd
 from engine.actions.model import Action, Mechanism, RowRef
 from engine.emissions import (
     EmissionsError,
+    Factor,
     FactorLibrary,
     default_library,
     estimate,
@@ -56,6 +64,7 @@ from engine.measures.catalogue import (
     Alternative,
     Catalogue,
     Costs,
+    names_any,
     shipped_catalogue,
 )
 from engine.measures.refrigerants import gwp_source, refrigerant_name, substitute_gwp
@@ -269,6 +278,9 @@ class _Cut:
     biogenic: float = 0.0
     grid_low: float = 0.0
     grid_high: float = 0.0
+    scope3_low: float = 0.0  # the carrier's emissions a modal shift adds to Scope 3
+    scope3_high: float = 0.0
+    scope3_category: int | None = None
     share: Share = (1.0, 1.0)
 
 
@@ -291,6 +303,9 @@ def _action(measure: Alternative, cut: _Cut, costs: Costs, scope: int | None) ->
         biogenic_co2_t=max(cut.biogenic, 0.0),
         grid_added_low_tco2e=max(cut.grid_low, 0.0),
         grid_added_high_tco2e=max(cut.grid_high, 0.0),
+        scope3_added_low_tco2e=max(cut.scope3_low, 0.0),
+        scope3_added_high_tco2e=max(cut.scope3_high, 0.0),
+        scope3_added_category=cut.scope3_category,
         share_low=cut.share[0],
         share_high=cut.share[1],
         substitute=measure.substitute,
@@ -469,6 +484,102 @@ def _co2_share(
     return co2 / (co2 + others) if co2 else 0.0
 
 
+# Solid biofuels (IPCC 2006 v. 2 ch. 1 table 1.4: wood/wood waste, charcoal). Their CH4 and
+# N2O per TJ are tens to hundreds of times a fossil fuel's (wood in manufacturing: 30 kg CH4
+# and 4 kg N2O per TJ, table 2.3, against natural gas's 1 and 0.1), so leaving them out
+# overstates a switch's Scope 1 cut by 2–12 %. A liquid or gaseous substitute's are of the
+# old fuel's order, and the library has none for the biofuels on the road: those switches
+# keep crediting no CH4 or N2O either way (conservative).
+SOLID_BIOMASS = frozenset({"wood", "charcoal"})
+_NON_CO2 = ("CH4", "N2O")
+
+
+@dataclass(frozen=True)
+class _SubstituteGases:
+    """A solid biomass's CH4 and N2O on one source, for all of its energy (share 1)."""
+
+    energy_tj: float  # the fossil energy replaced: the substitute supplies the same (NCV)
+    factors: tuple[Factor, ...]  # the substitute's CH4 and N2O per TJ in the source's use
+    gwps: tuple[float, ...]
+    added_tco2e: float  # the substitute's CH4 and N2O, t CO2e
+    credited_tco2e: float  # the rows' own CH4 and N2O of the energy replaced, t CO2e
+
+
+_NON_CO2_NOTE = {
+    True: {
+        "pt": "Base: o substituto fornece a mesma energia (PCI, em TJ) que a fração substituída, "
+        "sem ganho de eficiência. ",
+        "en": "Basis: the substitute supplies the same energy (NCV, in TJ) as the fraction "
+        "replaced, with no efficiency gain. ",
+    },
+    False: {
+        "pt": "CH4 e N2O não são creditados (conservador). ",
+        "en": "CH4 and N2O are not credited (conservative). ",
+    },
+}
+
+
+def _substitute_gases(
+    library: FactorLibrary, substitute: str, source: _Source, inventory: Inventory, period: Period
+) -> _SubstituteGases | None:
+    """The substitute's CH4 and N2O for the energy it replaces, by the factors of the
+    source's own use (IPCC 2006 v. 2 ch. 2: wood 30 kg CH4/TJ in manufacturing, 300 in
+    commercial use); the old fuel's are what its rows report, for the fraction of the
+    source's energy that is fossil. None: the library has no factor for that use."""
+    use = source.info.use if source.info is not None else None
+    if not use:
+        return None
+    factors = tuple(library.lookup(f"{substitute}@{use}", gas, period) for gas in _NON_CO2)
+    if any(f is None for f in factors):
+        return None
+    found = tuple(f for f in factors if f is not None)
+    gwps = tuple(gwp(f.gas, inventory.gwp_set, inventory.ch4_origin) or 0.0 for f in found)
+    per_tj = sum(
+        f.value * conversion_factor(f.unit, "t/TJ") * g for f, g in zip(found, gwps, strict=True)
+    )
+    energy = source.fossil_tj
+    fossil_part = energy / source.energy_tj if source.energy_tj else 0.0
+    reported = max(source.tco2e - source.fossil_co2, 0.0)  # CH4 and N2O, t CO2e
+    return _SubstituteGases(
+        energy_tj=energy,
+        factors=found,
+        gwps=gwps,
+        added_tco2e=energy * per_tj,
+        credited_tco2e=reported * fossil_part,
+    )
+
+
+def _solid_text(gases: Iterable[_SubstituteGases], name: str, share: Share, lang: str) -> str:
+    """The CH4 and N2O terms of a switch to solid biomass, with their factors and source."""
+    found = list(gases)
+    pt = lang == "pt"
+    added = sum(g.added_tco2e for g in found)
+    credited = sum(g.credited_tco2e for g in found)
+    energy = sum(g.energy_tj for g in found)
+    terms: dict[str, tuple[Factor, float]] = {}
+    for item in found:
+        for factor, value in zip(item.factors, item.gwps, strict=True):
+            terms.setdefault(f"{factor.key}|{factor.gas}", (factor, value))
+    per_tj = "; ".join(
+        f"{number(f.value, 1, lang)} {f.unit} {f.gas} × GWP {number(g, 0, lang)} "
+        f"({f.key.split('@')[1]}, {f.table})"
+        for f, g in terms.values()
+    )
+    source = found[0].factors[0].document if found else ""
+    if pt:
+        return (
+            f" − CH4 e N2O do substituto ({name}), que ficam no escopo 1: {_t(energy, lang)} TJ × "
+            f"({per_tj}) = {_t(added, lang)} t CO2e × parcela {_span(share, lang)} "
+            f"({source}) + CH4 e N2O das linhas na fração substituída: {_t(credited, lang)} "
+            "t CO2e × parcela"
+        )
+    return (
+        f" − the substitute's ({name}) CH4 and N2O, which stay in Scope 1: {_t(energy, lang)} TJ × "
+        f"({per_tj}) = {_t(added, lang)} t CO2e × share {_span(share, lang)} ({source}) + "
+        f"the rows' CH4 and N2O in the fraction replaced: {_t(credited, lang)} t CO2e × share"
+    )
+
+
 # --- the rules ----------------------------------------------------------------------------
 
 
@@ -487,10 +598,9 @@ def fuel_switch(
     sub_fossil = _per_tj(library, substitute, None, "CO2", period)
     if biogenic_substitute:
         sub_bio, sub_fossil = sub_fossil, 0.0  # the same molecule, of biological origin
-    sources = [s for s in _sources(inventory, rows) if s.fossil_co2 > 0]
-    if sub_fossil:
-        # A fossil substitute is computed per TJ: a source whose fuel is unknown cannot be.
-        sources = [s for s in sources if s.fossil_factor > 0]
+    solid = substitute in SOLID_BIOMASS and not biogenic_substitute
+    sources, gases = _switched_sources(inventory, rows, substitute, per_tj=bool(sub_fossil),
+                                       solid=solid)  # fmt: skip
     if not sources:
         return None
     low_share, high_share = _share(measure, share)
@@ -498,7 +608,9 @@ def fuel_switch(
     energy = sum(s.fossil_tj for s in sources)
     # What stays of the fossil CO2 per TJ burnt: 0 for a biogenic substitute.
     kept = sum(s.fossil_tj * sub_fossil for s in sources)
-    cut_all = fossil - kept
+    # A solid biomass: its CH4 and N2O for the energy it now supplies stay in Scope 1, and
+    # the old fuel's CH4 and N2O of the fraction replaced go (both × the share, below).
+    cut_all = fossil - kept + sum(g.credited_tco2e - g.added_tco2e for g in gases)
     baseline = sum(s.tco2e for s in sources)
     mid_share = (low_share + high_share) / 2
     biogenic = energy * sub_bio * mid_share
@@ -531,13 +643,14 @@ def fuel_switch(
                 else f"{head} × share replaced {_span((low_share, high_share), lang)}: "
                 f"{names[lang]} removes all of the replaced fraction's fossil CO2"
             )
+        if solid:
+            rule += _solid_text(gases, names[lang], (low_share, high_share), lang)
         rule += (
             f" = {_range(cut_all * low_share, cut_all * high_share, lang)} t CO2e/ano. "
-            "CH4 e N2O não são creditados (conservador). "
             if pt
-            else f" = {_range(cut_all * low_share, cut_all * high_share, lang)} "
-            "t CO2e/yr. CH4 and N2O are not credited (conservative). "
+            else f" = {_range(cut_all * low_share, cut_all * high_share, lang)} t CO2e/yr. "
         )
+        rule += _NON_CO2_NOTE[solid][lang]
         if sub_bio and energy:
             rule += (
                 f"CO2 biogênico do substituto, relatado fora dos escopos: {_t(energy, lang)} TJ "
@@ -584,6 +697,30 @@ def fuel_switch(
         kpi=kpi,
         biogenic=biogenic,
     )
+
+
+def _switched_sources(
+    inventory: Inventory, rows: pd.DataFrame, substitute: str, *, per_tj: bool, solid: bool
+) -> tuple[list[_Source], list[_SubstituteGases]]:
+    """The sources a switch can compute, with a solid biomass's CH4 and N2O on each."""
+    sources = [s for s in _sources(inventory, rows) if s.fossil_co2 > 0]
+    if per_tj or solid:
+        # A fossil substitute is computed per TJ, and so are a solid biomass's CH4 and N2O: a
+        # source whose fuel is unknown cannot be.
+        sources = [s for s in sources if s.fossil_factor > 0]
+    if not solid:
+        return sources, []
+    library = _library(inventory)
+    period = parse_period(_year(inventory))
+    kept: list[_Source] = []
+    gases: list[_SubstituteGases] = []
+    for source in sources:
+        found = _substitute_gases(library, substitute, source, inventory, period)
+        # No factor for the substitute in the source's use (wood in a truck): not computed.
+        if found is not None:
+            kept.append(source)
+            gases.append(found)
+    return kept, gases
 
 
 def _share_of_rows(
@@ -665,6 +802,119 @@ def activity_cut(
     measure: Alternative, inventory: Inventory, rows: pd.DataFrame, *, share: float | None = None
 ) -> _Cut | None:
     return _share_of_rows(measure, inventory, rows, share=share, avoided=True)
+
+
+# Equipment that moves goods inside a site: it has no road leg to move to rail or water, so no
+# modal shift acts on it (its fuel stays open to a fuel switch, electrification or efficiency).
+INTERNAL_LOGISTICS = (
+    "logistica interna", "intralogistica", "movimentacao interna", "transporte interno",
+    "frota interna", "uso interno", "patio", "patios", "empilhadeira", "empilhadeiras",
+    "pa carregadeira", "pas carregadeiras", "carregadeira", "carregadeiras",
+    "retroescavadeira", "trator de patio", "internal logistics", "intralogistics",
+    "internal transport", "in-plant", "yard", "yard truck", "yard trucks", "yard tractor",
+    "terminal tractor", "forklift", "forklifts", "loader", "loaders", "reach stacker",
+)  # fmt: skip
+UPSTREAM_TRANSPORT = 4  # Scope 3 category 4, upstream transportation and distribution
+
+
+def is_internal_logistics(rows: pd.DataFrame) -> pd.Series:
+    """Whether each row names equipment that moves goods inside a site (a yard truck, a
+    loader, a forklift, "caminhões de logística interna"), by its source and category."""
+    found = [
+        names_any(f"{_text(source)} | {_text(category)}", INTERNAL_LOGISTICS)
+        for source, category in zip(_column(rows, F.SOURCE), _column(rows, F.CATEGORY), strict=True)
+    ]
+    return pd.Series(found, index=rows.index, dtype=bool)
+
+
+def modal_shift(
+    measure: Alternative, inventory: Inventory, rows: pd.DataFrame, *, share: float | None = None
+) -> _Cut | None:
+    """Freight moved from road to rail or water on the long legs.
+
+    Own trucks (Scope 1): their emissions fall by the whole share shifted, and the carrier's
+    enter Scope 3 category 4 (GHG Protocol Scope 3 Standard: transport a company buys). With
+    no tonne-km in the inventory, the carrier's emissions are the shifted road emissions ×
+    (1 − the catalogue's per tonne-km saving): 40–75% less per t·km than the diesel truck is
+    25–60% of it (IEA, The Future of Rail, 2019). The net cut is what the action reduces; the
+    Scope 1 fall and the Scope 3 rise are both kept on it. Outsourced road freight (already
+    Scope 3 category 4): the per tonne-km saving within that category. Rows of internal
+    logistics (``INTERNAL_LOGISTICS``) are left out: they have no road leg to shift."""
+    counted = in_totals(rows)
+    counted = counted[[is_combustion_gas(g) for g in _column(counted, F.GAS)]]
+    counted = counted[~is_internal_logistics(counted)]
+    scope = _rows_scope(counted, measure)
+    if counted.empty or scope not in (1, 3):
+        return None
+    low_share, high_share = _share(measure, share)
+    low_pct, high_pct = measure.reduction_min_pct / 100, measure.reduction_max_pct / 100
+    baseline = float(_numbers(counted, F.EMISSIONS_TCO2E).sum())
+    gross_low, gross_high = baseline * low_share, baseline * high_share
+    low, high = gross_low * low_pct, gross_high * high_pct
+    source = {"pt": _short(measure.source["pt"]), "en": _short(measure.source["en"])}
+    kpi = {
+        "pt": f"{source['pt']}: t·km transferidas para ferrovia ou cabotagem (% das t·km "
+        "rodoviárias)",
+        "en": f"{source['en']}: t·km moved to rail or coastal shipping (% of road t·km)",
+    }
+    shares = _span((low_share, high_share), "pt"), _span((low_share, high_share), "en")
+    if scope == 3:
+        basis = {
+            "pt": f"Frete rodoviário contratado (escopo 3, categoria 4): t CO2e das linhas "
+            f"({_t(baseline, 'pt')}) × parcela transferida {shares[0]} × {measure.span('pt')} "
+            f"a menos por t·km = {_range(low, high, 'pt')} t CO2e/ano, dentro da mesma "
+            f"categoria ({measure.basis['pt'].rstrip('.')}).",
+            "en": f"Road freight bought (Scope 3, category 4): the rows' t CO2e "
+            f"({_t(baseline, 'en')}) × share shifted {shares[1]} × {measure.span('en')} less "
+            f"per t·km = {_range(low, high, 'en')} t CO2e/yr, within the same category "
+            f"({measure.basis['en'].rstrip('.')}).",
+        }
+        return _Cut(share=(low_share, high_share), rows=counted, baseline=baseline, low=low,
+                    high=high, basis=basis, kpi=kpi)  # fmt: skip
+    carrier_low, carrier_high = gross_low - low, gross_high - high
+    carrier = (
+        f"{number(100 - measure.reduction_max_pct, 0, 'pt')}–"
+        f"{number(100 - measure.reduction_min_pct, 0, 'pt')}%"
+    )
+    basis = {
+        "pt": f"Caminhões próprios (escopo 1): t CO2e das linhas ({_t(baseline, 'pt')}) × "
+        f"parcela transferida {shares[0]} = {_range(gross_low, gross_high, 'pt')} t CO2e a "
+        "menos no escopo 1; a transportadora (ferrovia ou cabotagem) emite, pelas mesmas "
+        f"t·km, {carrier} do caminhão ({measure.span('pt')} a menos por t·km): "
+        f"{_range(carrier_low, carrier_high, 'pt')} t CO2e a mais no escopo 3, categoria 4 "
+        f"(transporte a montante). Efeito líquido: {_range(low, high, 'pt')} t CO2e/ano "
+        f"({measure.basis['pt'].rstrip('.')}). Logística interna (pátio, empilhadeiras, pás "
+        "carregadeiras) não muda de modal e fica fora.",
+        "en": f"Own trucks (Scope 1): the rows' t CO2e ({_t(baseline, 'en')}) × share shifted "
+        f"{shares[1]} = {_range(gross_low, gross_high, 'en')} t CO2e less in Scope 1; the "
+        f"carrier (rail or coastal shipping) emits, for the same t·km, {carrier} of the "
+        f"truck's ({measure.span('en')} less per t·km): "
+        f"{_range(carrier_low, carrier_high, 'en')} t CO2e more in Scope 3, category 4 "
+        f"(upstream transportation). Net effect: {_range(low, high, 'en')} t CO2e/yr "
+        f"({measure.basis['en'].rstrip('.')}). Internal logistics (yard trucks, forklifts, "
+        "loaders) cannot shift mode and is left out.",
+    }
+    return _Cut(
+        share=(low_share, high_share),
+        rows=counted,
+        baseline=baseline,
+        low=low,
+        high=high,
+        basis=basis,
+        kpi=kpi,
+        scope3_low=carrier_low,
+        scope3_high=carrier_high,
+        scope3_category=UPSTREAM_TRANSPORT,
+    )
+
+
+def _rows_scope(rows: pd.DataFrame, measure: Alternative) -> int:
+    """The rows' scope, or the measure's single scope when the inventory gives them none
+    (as the planner reads them)."""
+    known = {str(s) for s in _column(rows, F.SCOPE)} & {"1", "2", "3"}
+    if not known and len(measure.scopes) == 1:
+        return measure.scopes[0]
+    return _scope(rows)
 
 
 def in_scope_gwp(gas: str, gwp_set: str) -> float | None:
@@ -975,6 +1225,7 @@ RULES: dict[str, Rule] = {
     "sf6_free": sf6_free,
     "market_instrument": market_instrument,
     "electrification": electrification,
+    "modal_shift": modal_shift,
 }
 
 
@@ -1026,6 +1277,8 @@ def recompute(
                 "biogenic_co2_t": 0.0,
                 "grid_added_low_tco2e": 0.0,
                 "grid_added_high_tco2e": 0.0,
+                "scope3_added_low_tco2e": 0.0,
+                "scope3_added_high_tco2e": 0.0,
             }
         )
     return found.model_copy(

@@ -1,6 +1,9 @@
 """A what-if on a plan: which actions are in, at what share, with which substitute, and the
 inventory's figures before and after, scope by scope.
 
+What an action adds to another figure is shown there: an electrification's new MWh in Scope
+2, a modal shift's carrier in Scope 3 (category 4), so each scope's figure is its own.
+
 Scope 2 is shown both ways, never summed: location-based (what the total carries, as the
 inventory does) and market-based (the inventory's, or the location-based figure as its
 baseline when none is reported). Biogenic CO2 stays apart from every scope. A changed share
@@ -17,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from engine.actions import rules
 from engine.actions.model import Action
 from engine.errors import AekoError, LocalizedError
+from engine.formatting import number
 from engine.inventory import Inventory
 from engine.inventory import fields as F
 from engine.measures.catalogue import Catalogue
@@ -186,16 +190,20 @@ def _figure_in(inventory: Inventory, action: Action) -> str:
 def _contributions(action: Action, figure: str) -> Iterable[tuple[str, float, float]]:
     """What an action takes off each figure, (figure, low, high); an electrification's new
     MWh come back as negative cuts of Scope 2 (location, and market-based too: no
-    contractual instrument covers a load that does not exist yet)."""
+    contractual instrument covers a load that does not exist yet), a modal shift's carrier
+    as a negative cut of Scope 3 (category 4)."""
     grid = (action.grid_added_low_tco2e, action.grid_added_high_tco2e)
+    carrier = (action.scope3_added_low_tco2e, action.scope3_added_high_tco2e)
     yield (
         figure,
-        action.reduction_low_tco2e + grid[0],
-        action.reduction_high_tco2e + grid[1],
+        action.reduction_low_tco2e + grid[0] + carrier[0],
+        action.reduction_high_tco2e + grid[1] + carrier[1],
     )
     if any(grid):
         yield LOCATION, -grid[0], -grid[1]
         yield MARKET, -grid[0], -grid[1]
+    if any(carrier):
+        yield SCOPE3, -carrier[0], -carrier[1]
 
 
 def _overlaps(
@@ -238,8 +246,8 @@ def _overlaps(
 
 def _own(action: Action) -> tuple[float, float]:
     return (
-        action.reduction_low_tco2e + action.grid_added_low_tco2e,
-        action.reduction_high_tco2e + action.grid_added_high_tco2e,
+        action.reduction_low_tco2e + action.grid_added_low_tco2e + action.scope3_added_low_tco2e,
+        action.reduction_high_tco2e + action.grid_added_high_tco2e + action.scope3_added_high_tco2e,
     )
 
 
@@ -265,6 +273,15 @@ def _before(inventory: Inventory) -> dict[str, float]:
         SCOPE3: scope("3"),
         UNSCOPED: max(inventory.total_tco2e - known, 0.0),
     }
+
+
+def _span(low: float, high: float) -> dict[str, str]:
+    """'low–high' in each language, or one figure when both round alike."""
+    found = {}
+    for lang in ("pt", "en"):
+        low_text, high_text = number(low, 1, lang), number(high, 1, lang)
+        found[lang] = low_text if low_text == high_text else f"{low_text}–{high_text}"
+    return found
 
 
 def _figure(before: float, low: float, high: float) -> ScopeFigure:
@@ -303,6 +320,23 @@ def _standing_notes(actions: Sequence[Action], reported: bool) -> list[dict[str,
                 "baixam o escopo 2 por mercado; aqui não são descontadas dele (conservador).",
                 "en": "Location-based Scope 2 actions (efficiency, on-site generation) lower "
                 "market-based Scope 2 too; they are not taken off it here (conservative).",
+            }
+        )
+    shifted = [a for a in actions if a.scope3_added_low_tco2e or a.scope3_added_high_tco2e]
+    if shifted:
+        gross = _span(sum(_own(a)[0] for a in shifted), sum(_own(a)[1] for a in shifted))
+        added = _span(
+            sum(a.scope3_added_low_tco2e for a in shifted),
+            sum(a.scope3_added_high_tco2e for a in shifted),
+        )
+        notes.append(
+            {
+                "pt": f"Transferência modal: o escopo 1 cai {gross['pt']} t CO2e (caminhões "
+                f"próprios) e o escopo 3, categoria 4, sobe {added['pt']} t CO2e (a "
+                "transportadora); o total cai só a diferença.",
+                "en": f"Modal shift: Scope 1 falls by {gross['en']} t CO2e (own trucks) and "
+                f"Scope 3, category 4, rises by {added['en']} t CO2e (the carrier); the total "
+                "falls by the difference only.",
             }
         )
     if any(a.biogenic_co2_t for a in actions):

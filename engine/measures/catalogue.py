@@ -51,7 +51,7 @@ COST_COLUMNS = (
 # not load the actions package (a test keeps the two equal).
 MECHANISMS = (
     "fuel_switch", "efficiency", "refrigerant", "sf6_free", "market_instrument",
-    "electrification", "activity_cut",
+    "electrification", "activity_cut", "modal_shift",
 )  # fmt: skip
 BIOGENIC_SUFFIX = ":biogenic"  # a fuel_switch substitute burning a fossil fuel's molecule
 _REF = {"pt": "Referência", "en": "Reference"}
@@ -199,6 +199,12 @@ class Catalogue:
         name). Keywords longer than three letters also match with the spaces taken out, so
         'R 410 A' and 'HFC134a' find their rows; short ones ('gn', 'glp') must stand alone."""
         return [option for option in self.rows if _contains(text, option.keywords)]
+
+
+def names_any(text: str, keywords: tuple[str, ...]) -> bool:
+    """Whether ``text`` names one of ``keywords``, as a measure's keywords are matched
+    (accents and case ignored, whole words)."""
+    return _contains(text, keywords)
 
 
 def _contains(text: str, keywords: tuple[str, ...]) -> bool:
