@@ -88,7 +88,10 @@ def _open(repository, record: InventoryRecord) -> Inventory:
     summary = record.summary
     gwp_set = str(summary.get("gwp_set") or DEFAULT_GWP_SET)
     ch4_origin = str(summary.get("ch4_origin") or DEFAULT_CH4_ORIGIN)
-    key = (record.sha256, record.factors_filename, gwp_set, ch4_origin, repr(record.mapping))
+    key = (
+        record.sha256, record.factors_filename, gwp_set, ch4_origin, repr(record.mapping),
+        repr(record.units),
+    )  # fmt: skip
     with _lock:
         if key in _cache:
             _cache.move_to_end(key)
@@ -104,6 +107,7 @@ def _open(repository, record: InventoryRecord) -> Inventory:
         ch4_origin=ch4_origin,
         overrides=record.mapping or None,
         factors=factors,
+        units=record.units or None,
     )
     with _lock:
         _cache[key] = inventory

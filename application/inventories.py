@@ -30,6 +30,7 @@ from engine.emissions import FactorLibrary, activities, default_library, read_fa
 from engine.errors import LocalizedError
 from engine.inventory import Inventory, list_sheets, load_inventory
 from engine.inventory.combine import ADDED_SHEET, added_rows_table, with_added
+from engine.inventory.notice import Reading
 from store import StoreError
 from store.repositories import InventoryRecord
 
@@ -60,11 +61,14 @@ def load(
     overrides: Mapping[str, Mapping[str, str | None]] | None = None,
     factors: FactorFile | None = None,
     added: Sequence[Mapping[str, object]] = (),
+    units: Mapping[str, str] | None = None,
 ) -> Inventory:
     """The upload as a reconciled inventory, activity rows computed with the factor library
     (the user's own factors over the defaults), plus the rows ``added`` from the calculator
-    (activity, quantity, unit, period) under a sheet of their own. ``InventoryError`` says
-    what is wrong with the file, ``EmissionsError`` with the factors."""
+    (activity, quantity, unit, period) under a sheet of their own. ``units``: sheet -> the
+    unit the user chose for a sheet whose emission columns no evidence proves ("t", "kg",
+    "Gg", "Mt"). ``InventoryError`` says what is wrong with the file, ``EmissionsError``
+    with the factors."""
     library = own_factors(*factors) if factors else None
     inventory = load_inventory(
         data,
@@ -74,6 +78,7 @@ def load(
         ch4_origin=ch4_origin,
         column_overrides={k: dict(v) for k, v in overrides.items()} if overrides else None,
         factors=library,
+        units=dict(units) if units else None,
     )
     if not added:
         return inventory
@@ -97,16 +102,30 @@ def previous_plans(workspace: Workspace, limit: int = 20) -> list[AekoImprovemen
 
 
 def summary_of(inventory: Inventory) -> dict[str, Any]:
-    """What is kept beside the stored upload, to list it without reading it again."""
+    """What is kept beside the stored upload, to list it without reading it again. Its
+    status and the sheets not reconciled (``Reading``) are what a plan of it says first."""
     return {
         "total_tco2e": inventory.total_tco2e,
         "gwp_set": inventory.gwp_set,
         "ch4_origin": inventory.ch4_origin,
         "year": inventory.year,
-        "status": inventory.status,
         "rows": len(inventory.table),
         "by_scope": inventory.totals_by("scope").to_dict("records"),
+        **Reading.of(inventory).to_summary(),
     }
+
+
+def reading_of(workspace: Workspace, plan: AekoImprovementPlan) -> Reading | None:
+    """How the inventory a saved plan was made from stood when it was analysed (its status
+    and the sheets not reconciled), from the stored upload's summary; None when the upload
+    is gone or the database is away (the plan is then shown without the notice)."""
+    try:
+        record = workspace.store.inventories(workspace.user.id).by_number(
+            plan.id_external_inventory
+        )
+    except StoreError:
+        return None
+    return Reading.from_summary(record.summary)
 
 
 PlanStatus = Literal["planned", "budget_exceeded", "malformed", "model_unavailable", "failed"]
@@ -134,9 +153,11 @@ def analyse(
     factors: FactorFile | None = None,
     planning: PlanInputs | None = None,
     run_id: str | None = None,
+    units: Mapping[str, str] | None = None,
 ) -> Iterator[EngineEvent | PlanEnded]:
-    """Save the upload (with the user's factor file, if any), run the inventory flow, save
-    the plan and the usage. ``run_id`` names the run (a new one by default).
+    """Save the upload (with the user's factor file and unit choices, if any), run the
+    inventory flow, save the plan and the usage. ``run_id`` names the run (a new one by
+    default); ``units`` are the units the user chose for ambiguous sheets (``load``'s).
 
     Yields the engine's events as they happen, then ``PlanEnded``. Raises
     ``DailyCapReachedError`` before anything is spent when today's allowance is gone.
@@ -150,7 +171,7 @@ def analyse(
     try:
         yield from _analysed(
             workspace, name, data, inventory, budget=budget, spending=spending,
-            previous=previous, factors=factors, planning=planning,
+            previous=previous, factors=factors, planning=planning, units=units,
         )  # fmt: skip
     except BaseException as error:
         failure = error
@@ -170,6 +191,7 @@ def _analysed(
     previous: AekoImprovementPlan | None,
     factors: FactorFile | None,
     planning: PlanInputs | None,
+    units: Mapping[str, str] | None = None,
 ) -> Iterator[EngineEvent | PlanEnded]:
     """``analyse`` once its budget is known, its usage recorded through ``spending``."""
     store, outbox, user_id = workspace.store, workspace.outbox, workspace.user.id
@@ -183,6 +205,7 @@ def _analysed(
             mapping=inventory.mapping,
             summary=summary_of(inventory),
             factors=factors,
+            units=dict(units) if units else None,
         )
         spending.inventory_number = record.number
         analyzer = AekoInventoryAnalyzer()

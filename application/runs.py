@@ -301,14 +301,16 @@ def analyse(
     factors: FactorFile | None = None,
     planning: PlanInputs | None = None,
     reopen: dict[str, Any] | None = None,
+    units: dict[str, str] | None = None,
 ) -> Run:
     """Start an inventory analysis in a worker (``inventories.analyse``). ``digest`` (the
     upload's SHA-256) is what a page finds it by; ``reopen`` what it needs to show the
-    inventory again after a reload. ``DailyCapReachedError`` comes out of ``follow``."""
+    inventory again after a reload; ``units`` the units the user chose for ambiguous sheets,
+    stored with the upload. ``DailyCapReachedError`` comes out of ``follow``."""
     run_id = uuid4().hex
     items = inventories.analyse(
         workspace, name, data, inventory, previous=previous, factors=factors,
-        planning=planning, run_id=run_id,
+        planning=planning, run_id=run_id, units=units,
     )  # fmt: skip
     run = Run(
         id=run_id,

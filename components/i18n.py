@@ -421,9 +421,59 @@ TEXTS: dict[str, dict[str, str]] = {
         "pt": "Nenhuma aba com emissões para conferir.",
         "en": "No sheet with emissions to check.",
     },
-    "rec_reconciled": {"pt": "✅ conferido", "en": "✅ reconciled"},
-    "rec_unverified": {"pt": "⚪ sem totais para conferir", "en": "⚪ nothing to check against"},
-    "rec_conflict": {"pt": "❌ não confere", "en": "❌ does not reconcile"},
+    "rec_reconciled": {"pt": "✅ Conferido", "en": "✅ Reconciled"},
+    "rec_unverified": {"pt": "⚪ Sem conferência", "en": "⚪ Unverified"},
+    "rec_ambiguous": {"pt": "⚠️ Unidade ambígua", "en": "⚠️ Ambiguous unit"},
+    "rec_conflict": {"pt": "❌ Conflito", "en": "❌ Conflict"},
+    # inventory: what was read, per sheet, and the unit the user chooses
+    "inv_read": {"pt": "O que foi lido", "en": "What was read"},
+    "col_unit": {"pt": "Unidade das emissões", "en": "Emissions unit"},
+    "col_unit_where": {"pt": "De onde veio a unidade", "en": "Where the unit came from"},
+    "col_rows_read": {"pt": "Linhas lidas", "en": "Rows counted"},
+    "status_ambiguous": {
+        "pt": "Unidade ambígua em {sheets}: leituras que diferem por mil passam nas mesmas "
+        "conferências e nada na planilha diz a unidade. Escolha-a abaixo; até lá, os totais "
+        "não estão conferidos.",
+        "en": "Ambiguous unit in {sheets}: readings a thousand apart pass the same checks and "
+        "nothing in the workbook states the unit. Choose it below; until then the totals "
+        "are not proven.",
+    },
+    "inv_unit_choice": {
+        "pt": "Em que unidade estão as emissões da aba {sheet}?",
+        "en": "Which unit are the emissions of sheet {sheet} in?",
+    },
+    "inv_unit_choice_help": {
+        "pt": "A escolha relê a aba nessa unidade e fica guardada com o inventário.",
+        "en": "The choice reads the sheet again in that unit and is kept with the inventory.",
+    },
+    "inv_confirm_unproven": {
+        "pt": "Entendo que os totais não conferem: {sheets}",
+        "en": "I understand the totals are not proven: {sheets}",
+    },
+    "inv_confirm_unproven_help": {
+        "pt": "O plano partirá de números que a própria planilha não confirma.",
+        "en": "The plan will start from figures the workbook itself does not confirm.",
+    },
+    # the column mapping: each field as a person reads it
+    "map_unused": {"pt": "(não usada)", "en": "(not used)"},
+    "map_scope": {"pt": "Escopo", "en": "Scope"},
+    "map_category": {"pt": "Categoria", "en": "Category"},
+    "map_source": {"pt": "Fonte", "en": "Source"},
+    "map_facility": {"pt": "Instalação", "en": "Facility"},
+    "map_fuel": {"pt": "Combustível", "en": "Fuel"},
+    "map_quantity": {"pt": "Quantidade (dado de atividade)", "en": "Quantity (activity data)"},
+    "map_unit": {"pt": "Unidade da quantidade", "en": "Unit of the quantity"},
+    "map_gas": {"pt": "Gás", "en": "Gas"},
+    "map_emissions_t_gas": {"pt": "Emissões do gás (t)", "en": "Emissions of the gas (t)"},
+    "map_emissions_t_gas_of": {"pt": "Emissões {gas} (t)", "en": "{gas} emissions (t)"},
+    "map_emissions_tco2e": {"pt": "Emissões CO2e (t)", "en": "CO2e emissions (t)"},
+    "map_emissions_tco2e_of": {"pt": "Emissões {gas} (t CO2e)", "en": "{gas} emissions (t CO2e)"},
+    "map_biogenic_co2": {"pt": "CO2 biogênico (t)", "en": "Biogenic CO2 (t)"},
+    "map_year": {"pt": "Ano", "en": "Year"},
+    "map_emissions_unit": {"pt": "Unidade das emissões", "en": "Emissions unit"},
+    "map_emission_factor": {"pt": "Fator de emissão", "en": "Emission factor"},
+    "map_scope2_method": {"pt": "Método do Escopo 2", "en": "Scope 2 method"},
+    "map_code": {"pt": "Código", "en": "Code"},
     "col_status": {"pt": "Situação", "en": "Status"},
     "col_stated": {"pt": "Planilha (t CO2e)", "en": "Stated (t CO2e)"},
     "col_computed": {"pt": "Calculado (t CO2e)", "en": "Computed (t CO2e)"},
@@ -641,9 +691,17 @@ TEXTS: dict[str, dict[str, str]] = {
     "plan_target_year": {"pt": "Ano da meta", "en": "Target year"},
     "plan_target_help": {
         "pt": "Sugestão: trajetória linear de 4,2% do ano-base por ano, alinhada a 1,5 °C "
-        "(SBTi, meta absoluta).",
+        "(SBTi, meta absoluta), sobre os Escopos 1 e 2; o Escopo 3 é tratado à parte.",
         "en": "Suggested: a linear path of 4.2% of the base year per year, 1.5 °C-aligned "
-        "(SBTi, absolute target).",
+        "(SBTi, absolute target), on Scopes 1 and 2; Scope 3 is handled apart.",
+    },
+    "plan_target_market": {
+        "pt": "Meta sobre o Escopo 2 por escolha de compra (market-based)",
+        "en": "Target on market-based Scope 2",
+    },
+    "plan_target_market_help": {
+        "pt": "Por padrão a meta acompanha o Escopo 2 por localização; os dois nunca se somam.",
+        "en": "By default the target tracks location-based Scope 2; the two are never summed.",
     },
     "plan_measures": {"pt": "Catálogo de medidas e custos", "en": "Measure catalogue and costs"},
     "plan_catalogue_upload": {
@@ -744,3 +802,18 @@ def number(value: float | None, decimals: int = 1) -> str:
 def t(key: str, **values: object) -> str:
     text = TEXTS[key][language()]
     return text.format(**values) if values else text
+
+
+def field_name(mapped: str | None) -> str:
+    """A mapped field as a person reads it, in the interface language: "emissions_t_gas:CO2"
+    is "Emissões CO2 (t)", None is "(não usada)". A field this table does not know is shown
+    as the loader wrote it."""
+    if not mapped:
+        return t("map_unused")
+    base, _, gas = mapped.partition(":")
+    key = f"map_{base}_of" if gas else f"map_{base}"
+    if key in TEXTS:
+        return t(key, gas=gas) if gas else t(key)
+    if f"map_{base}" in TEXTS:
+        return f"{t(f'map_{base}')} ({gas})"
+    return mapped

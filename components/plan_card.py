@@ -8,6 +8,7 @@ goes through ``sanitize``; table cells are data in ``st.dataframe``, never HTML.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import partial
 
@@ -20,9 +21,10 @@ from application.history import PlanEntry, PlanTotals, compare_plans
 from application.plan_charts import macc_chart, macc_data, macc_unknown, measure_name, path_chart
 from application.safe_text import csv_safe_frame, sanitize
 from components.i18n import language, number, t
-from components.sbce import sbce_readiness
+from components.sbce import reading_notice, sbce_readiness
 from engine import AekoImprovementPlan
 from engine.actions.model import PlanActions
+from engine.inventory.notice import Reading
 from engine.protocol import PLAN_HEADINGS, plan_title
 
 # The words of this card and of the plan comparison (pages/history.py), pt and en.
@@ -38,19 +40,25 @@ def safe_markdown(text: str) -> str:
 
 
 def plan_card(
-    plan: AekoImprovementPlan, actions: PlanActions | None = None, *, key: str = ""
+    plan: AekoImprovementPlan,
+    actions: PlanActions | None = None,
+    *,
+    key: str = "",
+    reading: Reading | None = None,
 ) -> None:
     """The plan's three sections and, when given, its computed ``actions``. ``key`` tells
-    two cards on one page apart (their charts and tables are widgets)."""
+    two cards on one page apart (their charts and tables are widgets). ``reading`` (how the
+    inventory stood when it was analysed): one that is not reconciled is said first."""
     with st.container(border=True):
+        reading_notice(reading)
         for field in PLAN_HEADINGS:
             st.markdown(f"#### {plan_title(field, language())}")
             st.markdown(safe_markdown(getattr(plan, field)))
         if actions is not None:
-            actions_view(actions, key=key or str(plan.id or "plan"))
+            actions_view(actions, key=key or str(plan.id or "plan"), reading=reading)
 
 
-def actions_view(actions: PlanActions, *, key: str) -> None:
+def actions_view(actions: PlanActions, *, key: str, reading: Reading | None = None) -> None:
     """Summary, action table, MACC, target path (when there is a target), SBCE readiness."""
     from engine.actions.render import path_text
 
@@ -67,7 +75,7 @@ def actions_view(actions: PlanActions, *, key: str) -> None:
             st.altair_chart(path_chart(actions, lang), width="stretch", key=f"path-{key}")
         st.markdown(safe_markdown(path_text(actions, lang)))
     st.markdown(f"#### {t('sbce_title')}")
-    sbce_readiness(actions.installations)
+    sbce_readiness(actions.installations, reading=reading)
 
 
 def actions_summary(actions: PlanActions) -> None:
@@ -223,13 +231,23 @@ _DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document
 
 @st.cache_data(show_spinner=False, max_entries=512)
 def _export(
-    kind: str, plan_json: str, title: str, subtitle: str, lang: str, *, actions_json: str = ""
+    kind: str,
+    plan_json: str,
+    title: str,
+    subtitle: str,
+    lang: str,
+    *,
+    actions_json: str = "",
+    reading_json: str = "",
 ) -> str | bytes:
-    # Built once per plan, actions, format and language: a PDF with its embedded font and
-    # two charts drawn as PNG takes about a second. The JSON strings are the cache key.
+    # Built once per plan, actions, reading, format and language: a PDF with its embedded
+    # font and two charts drawn as PNG takes about a second. The JSON strings are the key.
     plan = AekoImprovementPlan.model_validate_json(plan_json)
     actions = PlanActions.model_validate_json(actions_json) if actions_json else None
-    return _BUILDERS[kind](plan, title=title, subtitle=subtitle, lang=lang, actions=actions)
+    reading = Reading.from_summary(json.loads(reading_json)) if reading_json else None
+    return _BUILDERS[kind](
+        plan, title=title, subtitle=subtitle, lang=lang, actions=actions, reading=reading
+    )
 
 
 def plan_downloads(
@@ -240,8 +258,10 @@ def plan_downloads(
     key: str,
     actions: PlanActions | None = None,
     on_demand: bool = False,
+    reading: Reading | None = None,
 ) -> None:
-    """The plan (with its ``actions``, when given) as Markdown, DOCX and PDF, side by side.
+    """The plan (with its ``actions``, when given) as Markdown, DOCX and PDF, side by side;
+    each opens with the notice of an inventory that was not reconciled (``reading``).
 
     Each button is handed a function: the file is built when it is clicked (Streamlit's
     deferred download, checked in Chromium by tests/test_browser.py), once per plan, actions,
@@ -257,10 +277,14 @@ def plan_downloads(
     lang = language()
     plan_json = plan.model_dump_json(by_alias=True)
     actions_json = actions.model_dump_json() if actions is not None else ""
+    reading_json = json.dumps(reading.to_summary()) if reading is not None else ""
     stem = f"plano-{plan.id_external_inventory}"
 
     def build(kind: str) -> str | bytes:
-        return _export(kind, plan_json, title, subtitle, lang, actions_json=actions_json)
+        return _export(
+            kind, plan_json, title, subtitle, lang, actions_json=actions_json,
+            reading_json=reading_json,
+        )  # fmt: skip
 
     md_col, docx_col, pdf_col = st.columns(3)
     md_col.download_button(

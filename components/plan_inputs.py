@@ -55,10 +55,17 @@ def _target(inventory: Inventory, digest: str) -> TargetChoice | None:
         t("plan_percent"), 0.1, 100.0, float(min(suggested.percent, 100.0)), step=0.1,
         key=f"target-pct-{digest}", help=t("plan_target_help"),
     )  # fmt: skip
+    market = inventory.scope2_market_tco2e is not None and st.toggle(
+        t("plan_target_market"), value=False, key=f"target-market-{digest}",
+        help=t("plan_target_market_help"),
+    )  # fmt: skip
     if year <= base:
         st.warning(t("plan_target_year") + " > " + t("plan_base_year"), icon=":material/warning:")
         return None
-    return TargetChoice(base_year=int(base), percent=float(percent), year=int(year))
+    return TargetChoice(
+        base_year=int(base), percent=float(percent), year=int(year),
+        scope2_method="market" if market else "location",
+    )  # fmt: skip
 
 
 def _upload(label: str, key: str, name: str) -> None:

@@ -1,7 +1,9 @@
 """How an inventory's totals stand against the workbook they came from, on the page.
 
-The headline status (reconciled, unverified or a conflict with both numbers), the per-sheet
-table and the order of the mapping table (the conflicting sheets first). Sheet names and the
+What was read per sheet (status in words, the emission columns' unit and where it came
+from, rows counted, computed and stated t CO2e), the headline status (reconciled,
+unverified, an ambiguous unit, or a conflict with both numbers), the per-sheet table and the
+order of the mapping table (the conflicting sheets first). Sheet names, column names and the
 engine's sentences are spreadsheet-derived: they go through ``sanitize``, never HTML.
 """
 
@@ -11,12 +13,14 @@ import pandas as pd
 import streamlit as st
 
 from application.safe_text import csv_safe_frame, sanitize
-from components.i18n import number, t
+from components.i18n import TEXTS, number, t
 from engine.inventory import Inventory
+from engine.inventory.reconcile import SheetCheck
 
 _ICONS = {
     "reconciled": ":material/check_circle:",
     "unverified": ":material/help:",
+    "ambiguous": ":material/straighten:",
     "conflict": ":material/error:",
 }
 DASH = "—"
@@ -38,6 +42,9 @@ def status_text(inventory: Inventory) -> str:
     if inventory.status == "conflict":
         stated, computed = conflict_totals(inventory)
         return t("status_conflict", stated=_amount(stated), computed=_amount(computed))
+    if inventory.status == "ambiguous":
+        sheets = ", ".join(dict.fromkeys(check.sheet for check in inventory.ambiguous))
+        return t("status_ambiguous", sheets=sanitize(sheets))
     return t("status_reconciled" if inventory.status == "reconciled" else "status_unverified")
 
 
@@ -47,6 +54,8 @@ def show_status(inventory: Inventory) -> None:
     icon = _ICONS.get(inventory.status, _ICONS["unverified"])
     if inventory.status == "reconciled":
         st.success(text, icon=icon)
+    elif inventory.status == "ambiguous":  # never green: the unit is the user's to choose
+        st.warning(text, icon=icon)
     elif inventory.status == "conflict":
         lines = [
             "- "
@@ -61,6 +70,49 @@ def show_status(inventory: Inventory) -> None:
         st.error("\n".join([text, "", *lines, "", t("status_conflict_fix")]), icon=icon)
     else:
         st.info(text, icon=icon)
+
+
+def status_label(status: str) -> str:
+    """A sheet's status as an icon and a word ("✅ Conferido"), never an icon alone."""
+    return t(f"rec_{status}") if f"rec_{status}" in TEXTS else t("rec_unverified")
+
+
+def _emission_units(check: SheetCheck, lang: str) -> tuple[str, str]:
+    """The units of a sheet's emission columns and where each came from, each said once.
+    Activity quantities (no factor to tonnes) are the factor library's business, not here."""
+    read = [unit for unit in check.units if unit.factor is not None]
+    units = ", ".join(dict.fromkeys(unit.unit for unit in read))
+    where = "; ".join(dict.fromkeys(unit.where(lang) for unit in read if unit.where(lang)))
+    return units or DASH, where or DASH
+
+
+def read_table(inventory: Inventory, lang: str) -> pd.DataFrame:
+    """What was read, one row per sheet: status in words, the emission columns' unit and
+    where it came from, the rows counted, computed and stated t CO2e."""
+    columns = [t("col_sheet"), t("col_status"), t("col_unit"), t("col_unit_where"),
+               t("col_rows_read"), t("col_computed"), t("col_stated")]  # fmt: skip
+    rows = []
+    for check in inventory.reconciliation:
+        unit, where = _emission_units(check, lang)
+        rows.append(
+            dict(zip(columns, [sanitize(check.sheet), status_label(check.status),
+                               sanitize(unit), sanitize(where), number(check.rows, 0),
+                               _amount(check.computed_tco2e), _amount(check.stated_tco2e)],
+                     strict=True))
+        )  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)
+
+
+def show_read(inventory: Inventory, lang: str) -> None:
+    if not inventory.reconciliation:
+        st.caption(t("inv_no_reconciliation"))
+        return
+    st.dataframe(
+        csv_safe_frame(read_table(inventory, lang)),
+        hide_index=True,
+        width="stretch",
+        column_config={t("col_unit_where"): st.column_config.TextColumn(width="large")},
+    )
 
 
 def conflicting_sheets(inventory: Inventory) -> list[str]:
@@ -91,7 +143,7 @@ def table(inventory: Inventory, lang: str) -> pd.DataFrame:
         [
             {
                 t("col_sheet"): sanitize(check.sheet),
-                t("col_status"): t(f"rec_{check.status}"),
+                t("col_status"): status_label(check.status),
                 t("col_stated"): _amount(check.stated_tco2e),
                 t("col_computed"): _amount(check.computed_tco2e),
                 t("col_detail"): sanitize(check.message(lang)),

@@ -9,13 +9,25 @@ import pandas as pd
 import streamlit as st
 
 from application.safe_text import csv_safe_frame, sanitize
-from components.i18n import number, t
+from components.i18n import language, number, t
 from engine.actions.model import Installation
+from engine.inventory.notice import Reading
 
 _ICON = {"below": "🟢", "monitoring": "🟡", "allowances": "🔴"}
 
 
-def sbce_readiness(installations: Sequence[Installation]) -> None:
+def reading_notice(reading: Reading | None) -> None:
+    """The notice of an inventory that is not reconciled, naming its sheets (sanitized: they
+    are the workbook's); nothing for a reconciled one."""
+    notice = reading.notice(language()) if reading is not None else ""
+    if notice:
+        st.warning(sanitize(notice), icon=":material/warning:")
+
+
+def sbce_readiness(installations: Sequence[Installation], reading: Reading | None = None) -> None:
+    """Each installation's Scope 1 against the thresholds; an inventory that is not
+    reconciled (``reading``) is said to be so first, since the thresholds read its figures."""
+    reading_notice(reading)
     if not installations:
         st.caption(t("sbce_none"))
         return

@@ -10,7 +10,7 @@ from functools import partial
 
 import streamlit as st
 
-from application import history, scenarios
+from application import history, inventories, scenarios
 from application.exports import conversation_markdown
 from application.safe_text import sanitize
 from components.context import current, require_workspace
@@ -147,8 +147,13 @@ try:
                 # Closed, the card is its three texts; the actions are read and drawn, and
                 # the exports can be prepared with them, once it opens.
                 actions = history.with_actions(workspace, [entry])[0].actions if box.open else None
-                plan_card(plan, actions, key=str(plan.id))
-                plan_downloads(plan, title=title, key=plan.id, actions=actions, on_demand=True)
+                # How its inventory stood when analysed: a plan of an unproven one says so.
+                reading = inventories.reading_of(workspace, plan) if box.open else None
+                plan_card(plan, actions, key=str(plan.id), reading=reading)
+                plan_downloads(
+                    plan, title=title, key=plan.id, actions=actions, on_demand=True,
+                    reading=reading,
+                )  # fmt: skip
                 if actions is not None and actions.actions:
                     _explore(plan, actions)
                 with st.popover(t("delete"), icon=":material/delete:"):

@@ -18,7 +18,7 @@ from components.compare_inventories import compare_with_saved
 from components.context import current, require_workspace
 from components.factors import inventory_factors
 from components.follow import TabGone, heartbeat, tab_connected
-from components.i18n import language, number, t
+from components.i18n import field_name, language, number, t
 from components.open_inventory import ADDED, CATALOGUE
 from components.plan_card import plan_card, plan_downloads
 from components.plan_inputs import SAMPLE_COSTS_NOTE, plan_inputs_section
@@ -30,12 +30,16 @@ from engine.emissions import EmissionsError, read_factor_csv
 from engine.errors import AekoModelError, LocalizedError
 from engine.inventory import DEFAULT_GWP_SET, FIELDS, GWP_SETS, Inventory, InventoryError
 from engine.inventory.gwp import CH4_ORIGINS, DEFAULT_CH4_ORIGIN, gwp
+from engine.inventory.notice import Reading
 
 UPLOAD = open_inventory.UPLOAD
 FACTORS = open_inventory.FACTORS
 COSTS = open_inventory.COSTS
 PLAN = "aeko_inventory_plan"
 EXTENSIONS = ["xlsx", "xlsm", "xls", "ods", "csv", "txt"]
+# What a user may choose for a sheet read in a unit of their choosing, once the loader no
+# longer offers its own choices (the sheet is proven by that choice).
+UNIT_CHOICES = ("t", "kg", "Gg", "Mt")
 
 context = current()
 st.title(t("inv_title"))
@@ -61,6 +65,7 @@ def _load(
     factors_digest: str,
     _factors: tuple[str, bytes] | None,
     added_json: str,
+    units_json: str = "{}",
 ) -> Inventory:
     return inventories.load(
         name,
@@ -71,6 +76,7 @@ def _load(
         overrides=json.loads(overrides_json),
         factors=_factors,
         added=json.loads(added_json),
+        units=json.loads(units_json),
     )
 
 
@@ -118,6 +124,11 @@ def _index(key: str, index: int) -> dict[str, int]:
     return {} if key in st.session_state else {"index": index}
 
 
+def _unit_key(digest: str, sheet: str) -> str:
+    """The unit choice widget of one sheet of one upload (sheet names are the workbook's)."""
+    return f"unit-{digest}-{hashlib.sha256(sheet.encode()).hexdigest()[:12]}"
+
+
 def _reopen(run: Run) -> None:
     """Open the inventory ``run`` analyses, with the settings it was read with."""
     reopen = run.reopen
@@ -129,6 +140,9 @@ def _reopen(run: Run) -> None:
     st.session_state.pop(PLAN, None)  # the plan of the inventory open before, if any
     st.session_state[f"sheets-{digest}"] = list(reopen["sheets"])
     st.session_state[f"overrides-{digest}"] = dict(reopen["overrides"])
+    st.session_state[f"units-{digest}"] = dict(reopen.get("units") or {})
+    for sheet, unit in st.session_state[f"units-{digest}"].items():
+        st.session_state[_unit_key(digest, sheet)] = unit  # the widget shows the choice kept
     st.session_state["gwp-set"] = reopen["gwp_set"]
     st.session_state["ch4-origin"] = reopen["ch4_origin"]
     for key, value in ((FACTORS, reopen["factors"]), (ADDED, reopen["added"]),
@@ -205,6 +219,7 @@ try:
     own = _own_factors_section()
     added = open_inventory.added_rows()
     overrides = st.session_state.setdefault(f"overrides-{digest}", {})
+    units = st.session_state.setdefault(f"units-{digest}", {})
     with st.spinner(t("inv_reading")):
         inventory = _load(
             digest,
@@ -217,12 +232,46 @@ try:
             factors_digest=hashlib.sha256(own[1]).hexdigest() if own else "",
             _factors=own,
             added_json=json.dumps(added, sort_keys=True),
+            units_json=json.dumps(units, sort_keys=True),
         )
 except (InventoryError, EmissionsError) as error:
     st.error(error.message(lang), icon=":material/error:")
     st.stop()
 
 open_inventory.set_year(inventory.year)
+
+
+def _choose_unit(key: str, sheet: str, units_key: str) -> None:
+    """The unit picked for ``sheet``: kept with the reading settings, so this very rerun
+    reads the sheet in it; none picked, the sheet is read as the loader decides."""
+    chosen = st.session_state.get(key)
+    units = st.session_state.setdefault(units_key, {})
+    if chosen:
+        units[sheet] = chosen
+    else:
+        units.pop(sheet, None)
+
+
+# --- what was read: per sheet, status, unit and where it came from, rows, t CO2e ----------
+st.subheader(t("inv_read"))
+reconciliation.show_read(inventory, lang)
+choosing = {check.sheet: check for check in inventory.ambiguous}
+for check in inventory.reconciliation:  # a sheet read in the user's unit can be changed again
+    if check.sheet in units and check.sheet not in choosing:
+        choosing[check.sheet] = check
+for sheet, check in choosing.items():
+    options = list(dict.fromkeys([*(check.unit_choices or UNIT_CHOICES), units.get(sheet)]))
+    options = [option for option in options if option]
+    unit_key = _unit_key(digest, sheet)
+    st.segmented_control(
+        t("inv_unit_choice", sheet=sanitize(sheet)),
+        options,
+        key=unit_key,
+        help=t("inv_unit_choice_help"),
+        on_change=_choose_unit,
+        args=(unit_key, sheet, f"units-{digest}"),
+        **_default(unit_key, units.get(sheet)),
+    )
 if added:
     with st.expander(t("inv_added_rows", n=len(added)), icon=":material/calculate:"):
         st.dataframe(csv_safe_frame(pd.DataFrame(added)), hide_index=True)
@@ -247,6 +296,8 @@ with st.expander(mapping_label, icon=":material/tune:", expanded=bool(conflictin
         for sheet in reconciliation.conflicts_first(inventory.mapping, inventory)
         for column, field in inventory.mapping[sheet].items()
     ]
+    # The cells keep the canonical field ("" for none); the selectbox shows each as a person
+    # reads it (``field_name``).
     rows = [
         {
             t("col_sheet"): csv_safe(sheet),
@@ -268,7 +319,11 @@ with st.expander(mapping_label, icon=":material/tune:", expanded=bool(conflictin
     edited = st.data_editor(
         pd.DataFrame(rows),
         disabled=[t("col_sheet"), t("col_column")],
-        column_config={t("col_field"): st.column_config.SelectboxColumn(options=options)},
+        column_config={
+            t("col_field"): st.column_config.SelectboxColumn(
+                options=options, format_func=lambda field: field_name(field or None)
+            )
+        },
         hide_index=True,
         key=f"mapping-{digest}-{shown}",
     )
@@ -329,7 +384,7 @@ if context.store is not None and context.user is not None:  # without it, nothin
     compare_with_saved(require_workspace(context), inventory, digest)
 
 st.subheader(t("sbce_title"))
-sbce_readiness(readiness(inventory))
+sbce_readiness(readiness(inventory), reading=Reading.of(inventory))
 
 with st.expander(t("inv_findings", n=len(inventory.findings)), icon=":material/rule:"):
     if not inventory.findings:
@@ -403,7 +458,10 @@ def _follow(run: Run) -> None:
     else:
         assert isinstance(ended, PlanEnded)
         if ended.plan is not None:
-            st.session_state[PLAN] = (ended.plan, ended.record.number, ended.run_id)
+            # How the inventory stood when it was analysed, as stored with it: what its
+            # plan, SBCE readiness and exports say first.
+            reading = Reading.from_summary(ended.record.summary) if ended.record else None
+            st.session_state[PLAN] = (ended.plan, ended.record.number, ended.run_id, reading)
         _show_outcome(ended)
     if tab_connected():
         run.deliver()
@@ -420,15 +478,24 @@ for run in analyses:  # another inventory's analysis: say so, and offer to open 
         if "data" in run.reopen:  # a callback: the widgets it sets are drawn already
             st.button(t("inv_run_open"), key=f"open-run-{run.id}", on_click=_reopen, args=(run,))
 going = any(not run.done for run in here)
+confirmed = True
+if inventory.status in ("conflict", "ambiguous"):  # the user says they know, first
+    unproven = [c.sheet for c in inventory.not_reconciled if c.status in ("conflict", "ambiguous")]
+    confirmed = st.checkbox(
+        t("inv_confirm_unproven", sheets=sanitize(", ".join(dict.fromkeys(unproven)))),
+        key=f"confirm-unproven-{digest}",
+        help=t("inv_confirm_unproven_help"),
+    )
 if (
     st.button(
         t("inv_analyze"),
         type="primary",
         icon=":material/auto_awesome:",
-        disabled=planning is None or going,
+        disabled=planning is None or going or not confirmed,
         help=t("inv_run_going") if going else None,
     )
     and not going
+    and confirmed
 ):  # a click sent before the button was disabled starts nothing twice
     reopen = {
         "name": name,
@@ -438,6 +505,7 @@ if (
         "gwp_set": gwp_set,
         "ch4_origin": ch4_origin,
         "overrides": overrides,
+        "units": dict(units),
         "added": added,
         "costs": st.session_state.get(COSTS),
         "catalogue": st.session_state.get(CATALOGUE),
@@ -446,18 +514,18 @@ if (
     here.append(
         runs.analyse(
             workspace, name, data, inventory, digest=digest, previous=previous, factors=own,
-            planning=planning, reopen=reopen,
+            planning=planning, reopen=reopen, units=dict(units),
         )
     )  # fmt: skip
 for run in here:
     _follow(run)
 
 if PLAN in st.session_state:
-    plan, number, run_id = st.session_state[PLAN]
-    plan_card(plan, actions=plan.actions)
+    plan, number, run_id, reading = st.session_state[PLAN]
+    plan_card(plan, actions=plan.actions, reading=reading)
     plan_downloads(
         plan, title=t("plan_title", number=number), subtitle=name, key="current",
-        actions=plan.actions,
+        actions=plan.actions, reading=reading,
     )  # fmt: skip
     if plan.actions is not None and plan.actions.actions:
         what_if(workspace, inventory, plan.actions, run_id)

@@ -168,9 +168,11 @@ def test_inventory_sample_to_charts_to_a_saved_plan(app_env):
     total = next(m for m in app.metric if m.label == "Total")
     from assets import SAMPLE_PATH
     from engine.formatting import number
-    from engine.inventory import load_inventory
+    from tests.inventory_fixtures import sample_headline_tco2e
 
-    assert total.value == f"{number(load_inventory(SAMPLE_PATH).total_tco2e)} t CO2e (AR5)"
+    # Expected from the workbook's cells: per-gas tonnes x AR5, or its t CO2e column.
+    expected = sample_headline_tco2e(SAMPLE_PATH.read_bytes())
+    assert total.value == f"{number(expected)} t CO2e (AR5)"
     assert [s.value for s in app.success] == ["Conferido com os totais da planilha."]
     assert not app.error
     assert _metric(app, "Escopo 2 (localização)").endswith("t CO2e")
@@ -180,7 +182,7 @@ def test_inventory_sample_to_charts_to_a_saved_plan(app_env):
     rec = _expander(app, "Conferência por aba")
     assert not rec.proto.expanded and not _expander(app, "Mapeamento das colunas").proto.expanded
     table = next(d.value for d in app.dataframe if "Situação" in d.value.columns)
-    assert set(table["Situação"]) == {"✅ conferido"}
+    assert set(table["Situação"]) == {"✅ Conferido"}
     next(b for b in app.button if b.label == "Analisar e gerar o plano").click().run()
     assert not app.exception
     assert any("Plano salvo" in s.value for s in app.success)
@@ -260,7 +262,7 @@ _CONFLICTING = {
 
 def test_inventory_scopes_and_numbers_follow_the_interface_language(app_env):
     from assets import SAMPLE_NAME, SAMPLE_PATH
-    from engine.inventory import load_inventory
+    from tests.inventory_fixtures import sample_headline_tco2e
 
     data = SAMPLE_PATH.read_bytes()
     pt = _inventory_page(SAMPLE_NAME, data)
@@ -280,7 +282,7 @@ def test_inventory_scopes_and_numbers_follow_the_interface_language(app_env):
     table = next(d.value for d in en.dataframe if "scope" in d.value.columns)
     assert set(table["scope"].dropna()) <= {"Scope 1", "Scope 2", "Scope 3"}
     assert [s.value for s in en.success] == ["Reconciled with the workbook's totals."]
-    assert _metric(en, "Total") == f"{load_inventory(SAMPLE_PATH).total_tco2e:,.1f} t CO2e (AR5)"
+    assert _metric(en, "Total") == f"{sample_headline_tco2e(data):,.1f} t CO2e (AR5)"
     assert _metric(en, "Scope 2 (market-based)") == "—"
 
 
@@ -298,8 +300,8 @@ def test_a_total_that_does_not_reconcile_is_red_with_both_numbers_and_opens_the_
     assert _expander(app, "Conferência por aba").proto.expanded
     table = next(d.value for d in app.dataframe if "Situação" in d.value.columns)
     status = dict(zip(table["Aba"], table["Situação"], strict=True))
-    assert status["Combustão"] == "❌ não confere"
-    assert status["Eletricidade (localização)"] == "✅ conferido"
+    assert status["Combustão"] == "❌ Conflito"
+    assert status["Eletricidade (localização)"] == "✅ Conferido"
     # Scope 2 by both methods, side by side, never added
     assert _metric(app, "Escopo 2 (localização)") == "40,0 t CO2e"
     assert _metric(app, "Escopo 2 (escolha de compra)") == "16,5 t CO2e"
@@ -329,7 +331,7 @@ def test_several_years_show_the_headline_year_and_the_evolution(app_env):
 def test_ar6_methane_choice_is_passed_to_the_loader_and_stated_with_the_total(app_env):
     from assets import SAMPLE_NAME, SAMPLE_PATH
     from engine.formatting import number
-    from engine.inventory import load_inventory
+    from tests.inventory_fixtures import sample_headline_tco2e
 
     app = _inventory_page(SAMPLE_NAME, SAMPLE_PATH.read_bytes())
     methane = app.selectbox(key="ch4-origin")
@@ -340,7 +342,8 @@ def test_ar6_methane_choice_is_passed_to_the_loader_and_stated_with_the_total(ap
     assert methane.options == ["valor geral 27,9", "fóssil 29,8", "não fóssil 27,0"]
     methane.set_value("fossil").run()
     assert not app.exception
-    expected = load_inventory(SAMPLE_PATH, gwp_set="AR6", ch4_origin="fossil").total_tco2e
+    # From the cells, with AR6 and fossil methane (29.8, IPCC AR6 WG1 table 7.15).
+    expected = sample_headline_tco2e(SAMPLE_PATH.read_bytes(), "AR6", ch4_gwp=29.8)
     assert _metric(app, "Total") == f"{number(expected)} t CO2e (AR6 (CH4 29,8: metano fóssil))"
 
 
@@ -526,10 +529,12 @@ _OWN_FACTORS = (
 
 def test_an_activity_sheet_is_computed_and_the_user_s_factors_override_the_library(app_env):
     from engine.formatting import number
-    from engine.inventory import load_inventory
+    from tests.inventory_fixtures import diesel_b_2024_tco2e
 
     app = _inventory_page("frota.csv", _ACTIVITY_CSV)
-    library_total = load_inventory(_ACTIVITY_CSV, filename="frota.csv").total_tco2e
+    # By hand (BEN, IPCC 2006, CNPE blends, AR5): 1,000 L on the road, 500 L in a generator.
+    trucks_co2, trucks = diesel_b_2024_tco2e(1_000, "road")
+    library_total = trucks + diesel_b_2024_tco2e(500, "stationary")[1]
     assert _metric(app, "Total") == f"{number(library_total)} t CO2e (AR5)"
     factors = next(d.value for d in app.dataframe if "Fonte" in d.value.columns)
     assert set(factors["Origem"]) == {"biblioteca"}
@@ -538,9 +543,7 @@ def test_an_activity_sheet_is_computed_and_the_user_s_factors_override_the_libra
     app.run()
     assert not app.exception, app.exception
     # The trucks' fossil CO2 is now 1,000 L × 3.0 kg/L: the other gases and rows unchanged.
-    table = load_inventory(_ACTIVITY_CSV, filename="frota.csv").table
-    trucks_co2 = table[(table["source"] == "Caminhões") & (table["gas"] == "CO2")]
-    expected = library_total - trucks_co2["emissions_tco2e"].sum() + 3.0
+    expected = library_total - trucks_co2 + 3.0
     shown = _metric(app, "Total").split(" t")[0].replace(".", "").replace(",", ".")
     assert float(shown) == pytest.approx(expected, abs=0.05)
     factors = [d.value for d in app.dataframe if "Origem" in d.value.columns]
@@ -558,11 +561,10 @@ def test_a_bad_factor_file_is_refused_with_its_line(app_env):
 
 
 def test_calculator_rows_join_the_open_inventory(app_env):
-    from engine.emissions import estimate
-    from engine.inventory import load_inventory
+    from tests.inventory_fixtures import diesel_b_2024_tco2e
 
     app = _inventory_page("frota.csv", _ACTIVITY_CSV)
-    before = load_inventory(_ACTIVITY_CSV, filename="frota.csv").total_tco2e
+    before = diesel_b_2024_tco2e(1_000, "road")[1] + diesel_b_2024_tco2e(500, "stationary")[1]
     app.switch_page("pages/calculator.py").run()
     from engine.emissions import activities
 
@@ -575,7 +577,8 @@ def test_calculator_rows_join_the_open_inventory(app_env):
 
     app.switch_page("pages/inventory.py").run()
     assert not app.exception, app.exception
-    added = estimate("refrigerant:R-410A", 10, "kg", date_or_year=2024).tco2e
+    # 10 kg of R-410A (50% HFC-32, 50% HFC-125; AR5 677 and 3,170): 10 x 1,923.5 / 1,000 t
+    added = 10 * (0.5 * 677 + 0.5 * 3_170) / 1_000
     shown = _metric(app, "Total").split(" t")[0].replace(".", "").replace(",", ".")
     assert float(shown) == pytest.approx(before + added, abs=0.05)
     assert any(e.label.startswith("Linhas da calculadora (1)") for e in app.expander)
@@ -603,8 +606,9 @@ def test_a_conversation_reads_the_latest_saved_inventory_and_shows_its_sources(a
     assert picker.label == "Inventário da conversa" and picker.value == record.id
     app.chat_input[0].set_value("Quanto emitimos no escopo 1?").run()
     assert not app.exception
-    totals = inventory.totals_by("scope")
-    scope_1 = float(totals[totals["scope"].astype(str) == "1"]["tco2e"].iloc[0])
+    from tests.inventory_fixtures import sample_tco2e_by_scope
+
+    scope_1 = sample_tco2e_by_scope(data)["1"]  # from the workbook's cells
     shown = _markdown(app)
     assert f"Escopo 1: {number(scope_1)} t CO2e" in shown
     captions = " ".join(c.value for c in app.caption)
@@ -794,3 +798,111 @@ def test_a_saved_plan_is_explored_again_from_history_and_its_scenario_kept(app_e
     next(b for b in history.button if b.key == "whatif-save-run-explore").click().run()
     stored = app_env.plan_actions.find_one({"run_id": "run-explore"})
     assert [s["name"] for s in stored["scenarios"]] == ["Só a primeira"]
+
+
+# Per-gas columns and a total, none stating a unit. Each row's total is CO2 + 28·CH4 + 265·N2O
+# (AR5): 2000 + 28·50 + 265·10 = 2000 + 1400 + 2650 = 6050 and 1525 + 28·25 + 265·5 =
+# 1525 + 700 + 1325 = 3550, 9600 in all. Read in t or in kg the row check passes alike.
+_AMBIGUOUS_CSV = b"Fonte,CO2,CH4,N2O,Total CO2e\nCaldeira,2000,50,10,6050\nForno,1525,25,5,3550\n"
+_AMBIGUOUS = "ambigua.csv"
+
+
+def _unit_choice(app: AppTest):
+    return next(c for c in app.segmented_control if _AMBIGUOUS in c.label)
+
+
+def _all_runs():
+    from application.runs import _REGISTRIES
+
+    return [run for runs in list(_REGISTRIES.values()) for run in runs._runs.values()]
+
+
+def test_an_ambiguous_unit_is_asked_once_kept_with_the_inventory_and_reapplied(app_env):
+    app = _inventory_page(_AMBIGUOUS, _AMBIGUOUS_CSV)
+    warning = next(w.value for w in app.warning if w.value.startswith("Unidade ambígua"))
+    assert _AMBIGUOUS in warning
+    assert not app.success  # never green
+    read = next(d.value for d in app.dataframe if "Linhas lidas" in d.value.columns)
+    assert list(read["Situação"]) == ["⚠️ Unidade ambígua"]
+    assert list(read["Linhas lidas"]) == ["2"]
+    choice = _unit_choice(app)
+    assert {"t", "kg", "Gg"} <= set(choice.options)
+    assert _metric(app, "Total") == "9.600,0 t CO2e (AR5)"  # read as tonnes until chosen
+    analyse = next(b for b in app.button if b.label == "Analisar e gerar o plano")
+    assert analyse.disabled  # an ambiguous inventory is confirmed first
+
+    choice.set_value("kg").run()
+    assert not app.exception, app.exception
+    assert _metric(app, "Total") == "9,6 t CO2e (AR5)"  # 9600 kg × 0.001 = 9.6 t
+    assert not [w for w in app.warning if w.value.startswith("Unidade ambígua")]
+    assert _unit_choice(app).value == "kg"  # still there, to change it again
+
+    next(b for b in app.button if b.label == "Analisar e gerar o plano").click().run()
+    assert not app.exception, app.exception
+    stored = app_env.inventory.find_one({})
+    assert stored["units"] == {_AMBIGUOUS: "kg"}
+    assert stored["summary"]["total_tco2e"] == pytest.approx(9.6)
+    [run] = [run for run in _all_runs() if run.title == _AMBIGUOUS]
+    assert run.reopen["units"] == {_AMBIGUOUS: "kg"}
+
+    # A page opened before this one showed the run's end reopens it, in the chosen unit.
+    run.delivered = False
+    reloaded = _app("pages/inventory.py")
+    assert _metric(reloaded, "Total") == "9,6 t CO2e (AR5)"
+    assert _unit_choice(reloaded).value == "kg"
+
+
+def test_a_conflict_is_confirmed_before_it_is_analysed(app_env):
+    app = _inventory_page("conflito.xlsx", _workbook(_CONFLICTING))
+    analyse = next(b for b in app.button if b.label == "Analisar e gerar o plano")
+    assert analyse.disabled
+    confirm = next(c for c in app.checkbox if c.label.startswith("Entendo que os totais"))
+    assert confirm.label == "Entendo que os totais não conferem: Combustão"
+    confirm.check().run()
+    analyse = next(b for b in app.button if b.label == "Analisar e gerar o plano")
+    assert not analyse.disabled
+    read = next(d.value for d in app.dataframe if "Linhas lidas" in d.value.columns)
+    status = dict(zip(read["Aba"], read["Situação"], strict=True))
+    assert status == {
+        "Eletricidade (localização)": "✅ Conferido",
+        "Eletr. escolha de compra": "✅ Conferido",
+        "Combustão": "❌ Conflito",
+    }
+    # the stated and computed figures of the conflicting sheet, from _CONFLICTING's cells
+    combustion = read[read["Aba"] == "Combustão"].iloc[0]
+    assert (combustion["Calculado (t CO2e)"], combustion["Planilha (t CO2e)"]) == ("150,0", "200,0")
+
+    analyse.click().run()
+    assert not app.exception, app.exception
+    notices = [w.value for w in app.warning if w.value.startswith("Atenção: inventário não")]
+    # the SBCE readiness of the inventory, then the plan card and its SBCE readiness
+    assert len(notices) >= 2 and all("Combustão (conflito)" in n for n in notices)
+    stored = app_env.inventory.find_one({})
+    assert stored["summary"]["not_reconciled"] == [{"sheet": "Combustão", "status": "conflict"}]
+
+
+def test_a_reconciled_inventory_is_analysed_without_a_confirmation(app_env):
+    from assets import SAMPLE_NAME, SAMPLE_PATH
+
+    app = _inventory_page(SAMPLE_NAME, SAMPLE_PATH.read_bytes())
+    assert not [c for c in app.checkbox if c.label.startswith("Entendo")]
+    assert not next(b for b in app.button if b.label == "Analisar e gerar o plano").disabled
+    assert not [w for w in app.warning if w.value.startswith("Atenção: inventário")]
+
+
+def test_the_mapping_names_fields_as_a_person_reads_them(app_env):
+    for lang, names in (
+        ("pt", {"": "(não usada)", "facility": "Instalação", "emissions_t_gas:CO2":
+                "Emissões CO2 (t)", "emissions_tco2e": "Emissões CO2e (t)"}),
+        ("en", {"": "(not used)", "facility": "Facility", "emissions_t_gas:CO2":
+                "CO2 emissions (t)", "emissions_tco2e": "CO2e emissions (t)"}),
+    ):  # fmt: skip
+        app = _inventory_page("conflito.xlsx", _workbook(_CONFLICTING), lang=lang)
+        editor = app.data_editor[0]
+        field = "Campo" if lang == "pt" else "Field"
+        config = json.loads(editor.proto.columns)[field]["type_config"]["options"]
+        labels = {option["value"]: option["label"] for option in config}
+        assert {value: labels[value] for value in names} == names
+        assert all(":" not in label and "_" not in label for label in labels.values())
+        # the cells keep the canonical value the loader reads back
+        assert "emissions_t_gas:CO2" in set(editor.value[field])

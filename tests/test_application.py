@@ -291,13 +291,11 @@ def test_the_user_s_factors_compute_the_inventory_and_are_stored_with_it(workspa
 
 
 def test_calculator_rows_join_the_inventory_under_their_own_sheet():
-    from engine.emissions import estimate
-
     rows = [{"activity": "refrigerant:R-410A", "quantity": 10, "unit": "kg", "period": "2024"}]
     base = inventories.load("frota.csv", DIESEL_CSV, gwp_set="AR5", ch4_origin="general")
     joined = inventories.load("frota.csv", DIESEL_CSV, gwp_set="AR5", ch4_origin="general",
                               added=rows)  # fmt: skip
-    leak = estimate("refrigerant:R-410A", 10, "kg", date_or_year=2024).tco2e
+    leak = 10 * (0.5 * 677 + 0.5 * 3_170) / 1_000  # R-410A: half HFC-32, half HFC-125 (AR5)
     assert joined.total_tco2e == pytest.approx(base.total_tco2e + leak)
     assert joined.sheets[-1] == "Calculadora"
     assert set(joined.table["sheet"]) == {*base.table["sheet"], "Calculadora"}
@@ -509,3 +507,59 @@ def test_the_daily_cap_keeps_the_last_known_spending_and_the_outbox_while_the_db
     for write in (waiting, more):
         workspace.outbox.journal.done(write)
     SPENT.clear()
+
+
+# INVENTORY_CSV's two lines under a Total row that says 1600 where they add to 1240 + 310 =
+# 1550: the sheet does not reconcile.
+CONFLICT_CSV = INVENTORY_CSV + b"Total,,1600\n"
+# Per-gas columns and a total, no unit anywhere: 2000 + 28·50 + 265·10 = 6050 (AR5).
+AMBIGUOUS_CSV = b"Fonte,CO2,CH4,N2O,Total CO2e\nCaldeira,2000,50,10,6050\n"
+
+
+def test_the_unit_the_user_chose_is_read_and_stored_with_the_inventory(workspace):
+    chosen = {"amb.csv": "kg"}
+    as_read = inventories.load("amb.csv", AMBIGUOUS_CSV, gwp_set="AR5", ch4_origin="general")
+    in_kg = inventories.load("amb.csv", AMBIGUOUS_CSV, gwp_set="AR5", ch4_origin="general",
+                             units=chosen)  # fmt: skip
+    assert as_read.status == "ambiguous" and as_read.total_tco2e == pytest.approx(6050)
+    assert in_kg.total_tco2e == pytest.approx(6.05)  # 6050 kg = 6.05 t
+
+    scripted(_plan_script([PLAN]))
+    ended = run(inventories.analyse(workspace, "amb.csv", AMBIGUOUS_CSV, in_kg, units=chosen))[-1]
+    repository = workspace.store.inventories(workspace.user.id)
+    assert repository.get(ended.record.id).units == chosen
+    # Read in another unit (or in none), the same file is another reading: another record.
+    other = run(inventories.analyse(workspace, "amb.csv", AMBIGUOUS_CSV, as_read))[-1]
+    assert other.record.id != ended.record.id and repository.get(other.record.id).units == {}
+
+
+def test_a_saved_plan_of_an_inventory_that_does_not_reconcile_opens_its_exports_so(workspace):
+    from application.exports import plan_docx, plan_markdown
+
+    inventory = inventories.load("comb.csv", CONFLICT_CSV, gwp_set="AR5", ch4_origin="general")
+    assert inventory.status == "conflict"
+    scripted(_plan_script([PLAN]))
+    ended = run(inventories.analyse(workspace, "comb.csv", CONFLICT_CSV, inventory))[-1]
+    assert ended.status == "planned"
+    [saved] = inventories.previous_plans(workspace)
+    reading = inventories.reading_of(workspace, saved)
+    assert reading is not None and reading.sheets == (("comb.csv", "conflict"),)
+
+    text = plan_markdown(saved, title="Plano 1", lang="pt", reading=reading)
+    assert text.startswith(
+        "# Plano 1\n\n> **Atenção: inventário não conferido (conflito). Abas: comb.csv "
+        "(conflito). Os números a seguir não estão provados pelos totais da própria planilha.**"
+    )
+    english = plan_markdown(saved, title="Plan 1", lang="en", reading=reading)
+    assert english.splitlines()[2].startswith(
+        "> **Note: inventory not reconciled (conflict). Sheets: comb.csv (conflict)."
+    )
+    import io
+
+    from docx import Document
+
+    document = Document(io.BytesIO(plan_docx(saved, title="Plano 1", reading=reading)))
+    paragraphs = [p.text for p in document.paragraphs]
+    assert paragraphs[0] == "Plano 1" and paragraphs[1].startswith(
+        "Atenção: inventário não conferido (conflito). Abas: comb.csv (conflito)."
+    )

@@ -669,3 +669,66 @@ def test_pdf_has_the_action_table_and_the_charts(plan, actions, lang):
     assert "<script" not in text
     # A table, not the rows as text: the action table is drawn as cells.
     assert "| Medida |" not in text and "| Measure |" not in text
+
+
+# --------------------------------------------------------------------------------------------
+# An inventory that was not reconciled: every export says so first, naming its sheets
+# --------------------------------------------------------------------------------------------
+
+
+def _unproven():
+    from engine.inventory.notice import Reading
+
+    return Reading("ambiguous", (("Combustão_2024", "conflict"), ("Frota", "ambiguous")))
+
+
+def test_every_export_of_an_unproven_inventory_opens_with_the_notice(plan):
+    reading = _unproven()
+    pt = (
+        "Atenção: inventário não conferido (unidade ambígua). Abas: Combustão_2024 (conflito); "
+        "Frota (unidade ambígua). Os números a seguir não estão provados pelos totais da "
+        "própria planilha."
+    )
+    markdown = plan_markdown(plan, title=TITLE, subtitle=SUBTITLE, reading=reading)
+    lines = markdown.splitlines()
+    # title, subtitle, then the notice, its "_" literal, before the first section
+    assert lines[4] == "> **" + pt.replace("_", "\\_") + "**"
+    assert markdown.index(lines[4]) < markdown.index("## Problema definido")
+
+    document = _docx(plan_docx(plan, title=TITLE, subtitle=SUBTITLE, reading=reading))
+    paragraphs = [p for p in document.paragraphs if p.text]
+    assert paragraphs[2].text == pt and paragraphs[2].style.name == "Quote"
+    assert paragraphs[3].text == HEADINGS["pt"][0]
+
+    text = _pdf_text(plan_pdf(plan, title=TITLE, subtitle=SUBTITLE, compress=False,
+                              reading=reading))  # fmt: skip
+    assert text.index(pt) < text.index(HEADINGS["pt"][0])
+
+    english = plan_markdown(plan, title=TITLE, lang="en", reading=reading)
+    assert (
+        "> **Note: inventory not reconciled (ambiguous unit). Sheets: Combustão\\_2024 "
+        "(conflict); Frota (ambiguous unit). The figures below are not proven by the "
+        "workbook's own totals.**"
+    ) in english.splitlines()
+
+
+def test_a_reconciled_or_unknown_reading_adds_no_notice(plan):
+    from engine.inventory.notice import Reading
+
+    plain = plan_markdown(plan, title=TITLE)
+    assert plan_markdown(plan, title=TITLE, reading=Reading("reconciled")) == plain
+    assert plan_markdown(plan, title=TITLE, reading=None) == plain
+
+
+def test_a_hostile_sheet_name_in_the_notice_reaches_no_format(plan):
+    from engine.inventory.notice import Reading
+
+    reading = Reading("conflict", (("[x](http://evil.example) <script>", "conflict"),))
+    markdown = plan_markdown(plan, title=TITLE, reading=reading)
+    document = _docx(plan_docx(plan, title=TITLE, reading=reading))
+    raw_pdf = plan_pdf(plan, title=TITLE, compress=False, reading=reading)
+    docx_text = "\n".join(p.text for p in document.paragraphs)
+    for name, text in (("md", markdown), ("docx", docx_text), ("pdf", _pdf_text(raw_pdf))):
+        assert "<script>" not in text and "http" not in text, name
+        assert "Atenção: inventário não conferido (conflito)" in text, name
+    assert b"http" not in raw_pdf

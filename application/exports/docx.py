@@ -29,8 +29,10 @@ from application.exports.blocks import (
     parse,
 )
 from application.exports.labels import Lang, footer_line, language, one_line, sections, words
+from application.exports.markdown import notice_markdown
 from engine.actions.model import PlanActions
 from engine.dto import AekoImprovementPlan
+from engine.inventory.notice import Reading
 
 __all__ = ["plan_docx"]
 
@@ -52,10 +54,12 @@ def plan_docx(
     subtitle: str = "",
     lang: str = "pt",
     actions: PlanActions | None = None,
+    reading: Reading | None = None,
 ) -> bytes:
-    """The plan as a Word document: title, subtitle, the three sections, then the computed
-    ``actions`` on landscape pages (their table, the MACC, the target path, the SBCE
-    readiness), a footer on every page."""
+    """The plan as a Word document: title, subtitle, the notice of an inventory that is not
+    reconciled (``reading``), the three sections, then the computed ``actions`` on landscape
+    pages (their table, the MACC, the target path, the SBCE readiness), a footer on every
+    page."""
     code = language(lang)
     labels = words(code)
     document = Document()
@@ -78,6 +82,7 @@ def plan_docx(
     if one_line(subtitle):
         document.add_paragraph(one_line(subtitle), style="Subtitle")
     writer = _Writer(document)
+    writer.blocks(parse(notice_markdown(reading, code)))
     for heading, text in sections(plan, code):
         document.add_heading(heading, level=1)
         blocks = parse(text)

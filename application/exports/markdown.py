@@ -8,8 +8,9 @@ from application.exports.actions import action_sections
 from application.exports.labels import footer_line, language, one_line, sections, words
 from engine.actions.model import PlanActions
 from engine.dto import AekoImprovementPlan
+from engine.inventory.notice import Reading
 
-__all__ = ["md_literal", "plan_markdown"]
+__all__ = ["md_literal", "notice_markdown", "plan_markdown"]
 
 
 def plan_markdown(
@@ -19,13 +20,19 @@ def plan_markdown(
     subtitle: str = "",
     lang: str = "pt",
     actions: PlanActions | None = None,
+    reading: Reading | None = None,
 ) -> str:
-    """Title, subtitle, the three sections, the computed ``actions`` (their table, the MACC's
-    bars as a table, the target path, the SBCE readiness) and a footer."""
+    """Title, subtitle, the notice of an inventory that is not reconciled (``reading``: its
+    status and sheets when it was analysed), the three sections, the computed ``actions``
+    (their table, the MACC's bars as a table, the target path, the SBCE readiness) and a
+    footer."""
     code = language(lang)
     lines = [f"# {md_literal(one_line(title))}", ""]
     if one_line(subtitle):
         lines += [f"*{md_literal(one_line(subtitle))}*", ""]
+    notice = notice_markdown(reading, code)
+    if notice:
+        lines += [notice, ""]
     for heading, text in sections(plan, code):
         lines += [f"## {heading}", ""]
         body = _demote_headings(text) if text else f"_{words(code)['empty']}_"
@@ -44,6 +51,13 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]])")
 def md_literal(text: str) -> str:
     """A title or file name shown as written: its '_' and '*' are not emphasis."""
     return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def notice_markdown(reading: Reading | None, lang: str) -> str:
+    """The notice as one bold quoted paragraph, its sheet names sanitized and literal; ''
+    for a reconciled inventory or none known."""
+    notice = reading.notice(language(lang)) if reading is not None else ""
+    return f"> **{md_literal(one_line(notice))}**" if notice else ""
 
 
 def _demote_headings(text: str) -> str:

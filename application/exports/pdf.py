@@ -32,8 +32,10 @@ from application.exports.blocks import (
     plain,
 )
 from application.exports.labels import Lang, footer_line, language, one_line, sections, words
+from application.exports.markdown import notice_markdown
 from engine.actions.model import PlanActions
 from engine.dto import AekoImprovementPlan
+from engine.inventory.notice import Reading
 
 __all__ = ["plan_pdf"]
 
@@ -155,10 +157,12 @@ def plan_pdf(
     lang: str = "pt",
     compress: bool = True,
     actions: PlanActions | None = None,
+    reading: Reading | None = None,
 ) -> bytes:
     """The plan as an A4 PDF; ``compress=False`` leaves the page streams readable. The
-    computed ``actions`` (their table, the MACC, the target path, the SBCE readiness) follow
-    the three sections on landscape pages."""
+    notice of an inventory that is not reconciled (``reading``) comes first; the computed
+    ``actions`` (their table, the MACC, the target path, the SBCE readiness) follow the three
+    sections on landscape pages."""
     code = language(lang)
     labels = words(code)
     pdf = _PlanPdf(footer_line(plan, code), labels["page"])
@@ -183,6 +187,7 @@ def plan_pdf(
     pdf.ln(3)
 
     writer = _Writer(pdf)
+    writer.blocks(parse(notice_markdown(reading, code)), pdf.l_margin)
     for heading, text in sections(plan, code):
         _section_heading(pdf, heading)
         empty = Paragraph((Run(labels["empty"], italic=True),))

@@ -14,6 +14,7 @@ import pandas as pd
 from engine.constants import DEFAULT_DIGEST_CHARS
 from engine.formatting import number, percent
 from engine.inventory import fields as F
+from engine.inventory.notice import Reading
 
 if TYPE_CHECKING:
     from engine.inventory.inventory import Inventory
@@ -22,9 +23,11 @@ _TRUNCATED = "\n…(resumo cortado no limite de tamanho)"
 _STATUS_PT = {
     "reconciled": "conferido",
     "unverified": "sem totais para conferir",
+    "ambiguous": "unidade NÃO provada (ambígua)",
     "conflict": "NÃO confere",
 }
 _ROW_STEPS = (15, 10, 6, 4, 2, 1, 0)
+_SAY_IT = "Diga isso ao usuário antes de citar qualquer número deste inventário."
 LABELS = {
     F.SCOPE: "escopo", F.GAS: "gás", F.CATEGORY: "categoria", F.FACILITY: "unidade",
     F.SOURCE: "fonte", F.FUEL: "combustível", F.YEAR: "ano",
@@ -44,7 +47,12 @@ def build_digest(inventory: Inventory, max_chars: int = DEFAULT_DIGEST_CHARS) ->
 def _header(inv: Inventory, rows: int) -> str:
     basis = inv.table["basis"].value_counts().to_dict()
     reported = basis.get("reported", 0)
-    lines = [
+    # An unproven inventory says so before any number: the agents repeat what they read
+    # first. The tightest budget (no rows left) still names the status and two sheets.
+    limit, chars = (6, 40) if rows else (2, 30)
+    notice = Reading.of(inv).notice("pt", limit=limit, sheet_chars=chars)
+    lines = [f"{notice} {_SAY_IT}" if rows else notice] if notice else []
+    lines += [
         "# Inventário de emissões (resumo para análise)",
         f"Arquivo: {_cut(inv.source_name, 80)}",
         f"Abas com emissões: {_cut(', '.join(inv.sheets), 300)}",
@@ -55,7 +63,8 @@ def _header(inv: Inventory, rows: int) -> str:
     if len(inv.years) > 1:
         lines.append(f"Ano do total: {inv.year} (a planilha traz {', '.join(inv.years)})")
     lines.append(f"Conferência com os totais da planilha: {_STATUS_PT[inv.status]}")
-    lines += [f"- {_cut(c.sheet, 40)}: {_cut(c.message_pt, 200)}" for c in inv.conflicts[:4]]
+    unproven = [c for c in inv.not_reconciled if c.status in ("conflict", "ambiguous")]
+    lines += [f"- {_cut(c.sheet, 40)}: {_cut(c.message_pt, 200)}" for c in unproven[:4]]
     market = inv.scope2_market_tco2e
     if market is not None:
         lines.append(

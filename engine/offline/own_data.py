@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.formatting import number, percent
 from engine.inventory.fields import category_en, category_of
 from engine.inventory.gwp import canonical_gas
+from engine.inventory.notice import Reading
 from engine.inventory.query import NOT_GIVEN, Field, query
 from engine.offline.language import Language
 from engine.protocol import fold
@@ -111,14 +112,17 @@ def inventory_query(question: str) -> dict[str, Any]:
 
 
 def own_data_answer(question: str, inventory: Inventory, lang: Language) -> str:
+    """The answer from the query's result; an inventory that is not reconciled is said to
+    be so, naming its sheets, before any figure."""
+    notice = Reading.of(inventory).notice(lang)
+    lines = [notice] if notice else []
     words = _WORDS[lang]
     ask = read_ask(question)
     args = ask.tool_arguments()
     result = query(inventory, group_by=ask.group_by, top_n=args["top_n"], filters=ask.filters)
     if result.rows.empty:
-        return words["none"]
+        return "\n".join([*lines, words["none"]])
     whole = number(inventory.total_tco2e, lang=lang)
-    lines = []
     subject = _subject(ask, lang)
     if subject:
         share = result.total / inventory.total_tco2e if inventory.total_tco2e else 0.0

@@ -32,6 +32,8 @@ class InventoryRecord:
     uploaded_at: datetime
     extra: dict[str, Any] = field(default_factory=dict)
     factors_filename: str | None = None  # the user's own emission factors, kept beside it
+    # sheet -> the unit the user chose for emission columns no evidence proves ("kg", "Gg")
+    units: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, document: dict[str, Any]) -> InventoryRecord:
@@ -46,6 +48,7 @@ class InventoryRecord:
             summary=dict(document.get("summary", {})),
             uploaded_at=document["uploaded_at"],
             factors_filename=document.get("factors_filename"),
+            units=dict(document.get("units") or {}),
         )
 
 
@@ -66,15 +69,18 @@ class InventoryRepository(Repository):
         mapping: dict[str, Any],
         summary: dict[str, Any],
         factors: tuple[str, bytes] | None = None,
+        units: dict[str, str] | None = None,
     ) -> InventoryRecord:
         """Store an upload once per user, content and settings: the same file read the same
         way again returns its record; read with another column mapping, sheets, GWP set,
-        methane origin or own-factor file, it is a new version, stored beside the first.
-        ``factors`` is the user's factor CSV (name, bytes) the emissions were computed with;
-        it is kept so the analysis can be reproduced."""
+        methane origin, own-factor file or unit choice, it is a new version, stored beside
+        the first. ``factors`` is the user's factor CSV (name, bytes) the emissions were
+        computed with; ``units`` the unit the user chose per sheet whose unit no evidence
+        proves. Both are kept so the analysis can be reproduced."""
         digest = hashlib.sha256(data).hexdigest()
         factors_digest = hashlib.sha256(factors[1]).hexdigest() if factors else None
-        settings = settings_digest(sheets, mapping, summary, factors_digest)
+        units = dict(units or {})
+        settings = settings_digest(sheets, mapping, summary, factors_digest, units)
         # Few versions share a content hash: their settings are compared here, so a record
         # stored before ``settings_sha256`` existed still deduplicates by what it holds.
         for existing in self.col.find(self._mine(sha256=digest), hint=INVENTORY_BY_HASH):
@@ -103,6 +109,7 @@ class InventoryRepository(Repository):
             "factors_sha256": factors_digest,
             "factors_filename": factors[0] if factors else None,
             "factors_file_id": factors_id,
+            "units": units,
             "settings_sha256": settings,
             "uploaded_at": now(),
         }
@@ -160,10 +167,14 @@ class InventoryRepository(Repository):
 
 
 def settings_digest(
-    sheets: list[str], mapping: dict[str, Any], summary: dict[str, Any], factors: str | None
+    sheets: list[str],
+    mapping: dict[str, Any],
+    summary: dict[str, Any],
+    factors: str | None,
+    units: dict[str, str] | None = None,
 ) -> str:
-    """The hash of how a file was read: sheets, column mapping, GWP set, methane origin and
-    the digest of the user's factor file."""
+    """The hash of how a file was read: sheets, column mapping, GWP set, methane origin, the
+    digest of the user's factor file and the units the user chose."""
     settings = {
         "sheets": list(sheets),
         "mapping": mapping,
@@ -171,6 +182,8 @@ def settings_digest(
         "ch4_origin": summary.get("ch4_origin"),
         "factors": factors,
     }
+    if units:  # absent without a choice: a record stored before units existed hashes the same
+        settings["units"] = dict(units)
     text = json.dumps(settings, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -181,4 +194,5 @@ def _settings_of(document: dict[str, Any]) -> str:
         document.get("mapping", {}),
         document.get("summary", {}),
         document.get("factors_sha256"),
+        document.get("units"),
     )
