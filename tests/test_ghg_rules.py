@@ -85,6 +85,29 @@ def test_scope2_location_and_market_are_never_summed_and_losses_are_reclassified
     assert any(f.code == "scope_reclassified" for f in inv.findings)
 
 
+def test_a_grid_operator_keeps_its_t_and_d_losses_in_scope_2():
+    """GHG Protocol Corporate Standard, ch. 4: T&D losses are Scope 2 of the company that
+    owns or operates the lines; for an energy user they are Scope 3 category 3."""
+    rows = [
+        ["Inventário 2024 — Distribuidora de energia Exemplo S.A."],
+        [],
+        ["Escopo", "Categoria", "Fonte", "Emissões (t CO2e)"],
+        ["1", "Combustão móvel", "Frota de manutenção", 40.0],
+        ["3", "Perdas na transmissão e distribuição", "Perdas técnicas da rede", 900.0],
+        ["2", "Eletricidade", "Consumo próprio das subestações", 60.0],
+    ]
+    inv = load_inventory(xlsx({"Emissões": rows}), filename="distribuidora.xlsx")
+    scopes = inv.totals_by("scope").set_index("scope")["tco2e"].to_dict()
+    assert scopes == pytest.approx({"1": 40.0, "2": 900.0 + 60.0})
+    assert any(f.code == "scope_reclassified" and "Scope 2" in f.message_en for f in inv.findings)
+    # the same rows from a company that only buys electricity: Scope 3 category 3
+    user = [["Inventário 2024 — Cerâmica Exemplo S.A."], [], *rows[2:]]
+    scopes = load_inventory(xlsx({"Emissões": user}), filename="c.xlsx").totals_by("scope")
+    assert scopes.set_index("scope")["tco2e"].to_dict() == pytest.approx(
+        {"1": 40.0, "2": 60.0, "3": 900.0}
+    )
+
+
 def test_category_rules_of_the_brazilian_program():
     assert category_of("Resíduos sólidos e efluentes líquidos")[0] == "1"
     assert category_of("Perdas de refrigerante")[0] == "1"

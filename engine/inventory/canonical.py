@@ -702,11 +702,56 @@ def _base_rows(
         numbers[biogenic] * (1.0 if factor is None else factor) if biogenic else np.nan
     )
     _fill_context(base, table)
-    _reclassify_losses(base, table.sheet, findings)
+    if _operates_the_grid(table):
+        _losses_of_own_grid(base, table.sheet, findings)
+    else:
+        _reclassify_losses(base, table.sheet, findings)
     return base
 
 
 _NOT_SCOPE_2 = {"Atividades relacionadas a combustível e energia", "Emissões fugitivas"}
+# A company that owns or operates transmission or distribution lines (GHG Protocol Corporate
+# Standard, ch. 4, Scope 2: "reported in scope 2 by the company that owns or controls the T&D
+# operation"): its workbook says what it is in a title, a sheet's name or a note.
+_GRID_OPERATOR = re.compile(
+    r"distribuidora de (?:energia|eletricidade)|transmissora|concessionaria de (?:energia|"
+    r"distribuicao|transmissao)|operador(?:a)? (?:da|de) (?:rede|sistema)|\bgrid operator|"
+    r"(?:transmission|distribution) (?:system )?operator|electric utility|power utility|"
+    r"rede (?:propria|da empresa)|own (?:grid|network)"
+)
+_T_AND_D = re.compile(
+    r"perdas (?:na |de |da )?(?:transmissao|distribuicao|rede)|perdas t d|t d losses|"
+    r"transmission and distribution losses|grid losses|line losses|perdas tecnicas"
+)
+OWN_GRID_LOSSES = "Perdas de T&D da rede própria"
+
+
+def _operates_the_grid(table: SheetTable) -> bool:
+    text = F.words(" ".join([table.sheet, table.title, *table.context]))
+    return bool(_GRID_OPERATOR.search(text))
+
+
+def _losses_of_own_grid(base: pd.DataFrame, sheet: str, findings: list[Finding]) -> None:
+    """A grid operator's T&D losses are its own Scope 2, never Scope 3 category 3."""
+    named = base[F.CATEGORY].fillna(base[F.SOURCE]) if F.SOURCE in base else base[F.CATEGORY]
+    text = pd.concat([named, base[F.SOURCE]], axis=1).astype(str).agg(" ".join, axis=1)
+    losses = map_unique(text, lambda v: bool(_T_AND_D.search(F.words(v)))).astype(bool)
+    if not losses.any():
+        return
+    moved = losses & (base[F.SCOPE] != "2")
+    base.loc[losses, F.SCOPE] = "2"
+    base.loc[losses, F.CATEGORY] = OWN_GRID_LOSSES
+    if not moved.any():
+        return
+    rows = tuple(sorted({int(r) for r in base.loc[moved, "row"]}))
+    findings.append(Finding(
+        "scope_reclassified",
+        f"Linhas {rows_text(rows)}: a empresa opera a rede, então as perdas de T&D são do seu "
+        "Escopo 2 (GHG Protocol, Corporate Standard, cap. 4), não do Escopo 3.",
+        f"Rows {rows_text(rows)}: the company operates the grid, so its T&D losses are its "
+        "Scope 2 (GHG Protocol Corporate Standard, ch. 4), not Scope 3.",
+        sheet, rows,
+    ))  # fmt: skip
 
 
 def _reclassify_losses(base: pd.DataFrame, sheet: str, findings: list[Finding]) -> None:

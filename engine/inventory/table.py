@@ -195,9 +195,9 @@ def _lineage(body: pd.DataFrame, hierarchy, labels: list[str]) -> dict[int, list
     """Each coded row's ancestors' labels, nearest first: '1.A.1' under '1.A Combustão
     estacionária' under '1 Escopo 1' gets ['Combustão estacionária', 'Escopo 1']."""
     text = {}
-    for parent in hierarchy.parents:
-        cells = [str(body.at[parent, c]) for c in labels if isinstance(body.at[parent, c], str)]
-        words_ = " ".join(cells)
+    cells_of = body.loc[hierarchy.parents, labels].itertuples(index=False, name=None)
+    for parent, row_cells in zip(hierarchy.parents, cells_of, strict=True):
+        words_ = " ".join(v for v in row_cells if isinstance(v, str))
         code = hierarchy.codes.get(parent, "")
         prefix = rf"^\s*{re.escape(code)}\.?\s*" if code else r"^"
         text[parent] = re.sub(prefix, "", words_).strip()
@@ -463,15 +463,20 @@ def _names_that_say_total(
     if totals.empty:
         return body, totals
     text_columns = list(totals.columns[: min(4, len(totals.columns))])
+    label_of = {}
+    for row, cells in zip(totals.index, totals[text_columns].itertuples(index=False), strict=True):
+        said = [v for v in cells if isinstance(v, str) and v.strip()]
+        label_of[row] = next((v for v in said if _TOTAL.match(v)), "")
+    named = {row: _names_a_total(label) for row, label in label_of.items()}
+    if all(named.values()):  # every label names a total: no arithmetic to do
+        return body, totals
     values = pd.concat([body, totals]).sort_index()
     numeric = [c for c in body.columns if not _text_matching(totals[c], _TOTAL).any()]
     parsed = {c: to_numbers(values[c], decimal_comma=decimal_comma is not False) for c in numeric}
     names: list[int] = []
     previous = None
     for row in totals.index:
-        labels = [v for v in totals.loc[row, text_columns] if isinstance(v, str) and v.strip()]
-        label = next((v for v in labels if _TOTAL.match(v)), "")
-        if _names_a_total(label) or _adds_up(parsed, values.index, row, previous):
+        if named[row] or _adds_up(parsed, values.index, row, previous):
             previous = row
             continue
         names.append(row)

@@ -1,0 +1,97 @@
+"""How long a user waits in the browser: an upload of N long-format rows until the page shows
+its total and a chart, in Debian's Chromium (Playwright), the app on its embedded defaults.
+
+    .venv/bin/python -m bench.browser_upload --rows 100000 --runs 3
+
+Prints JSON: per run the seconds from choosing the file to the headline total (the first
+metric) and to the first chart. The app runs in its own process on a data folder of its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from bench.workbooks import long_rows
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _start(data_dir: Path) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in {"GEMINI_API_KEY", "MONGODB_URI"}}
+    env["AEKO_DATA_DIR"] = str(data_dir)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
+                return process, url
+        except OSError:
+            time.sleep(0.3)
+    process.kill()
+    raise SystemExit("streamlit did not start")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    from playwright.sync_api import expect, sync_playwright
+
+    folder = Path(tempfile.mkdtemp(prefix="aeko-bench-upload-"))
+    upload = folder / f"inventario_{args.rows}.xlsx"
+    upload.write_bytes(long_rows(args.rows))
+    size = upload.stat().st_size
+    process, url = _start(folder / "data")
+    results = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=shutil.which("chromium") or "/usr/bin/chromium"
+            )
+            for _ in range(args.runs):
+                page = browser.new_page(viewport={"width": 1440, "height": 900})
+                page.goto(f"{url}/inventory")
+                page.get_by_test_id("stFileUploaderDropzoneInput").wait_for(state="attached")
+                started = time.monotonic()
+                page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(upload))
+                expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=300_000)
+                total_s = time.monotonic() - started
+                expect(page.get_by_test_id("stVegaLiteChart").first).to_be_visible(timeout=300_000)
+                chart_s = time.monotonic() - started
+                results.append({"total_s": round(total_s, 2), "chart_s": round(chart_s, 2)})
+                page.close()
+            browser.close()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+        shutil.rmtree(folder, ignore_errors=True)
+    print(json.dumps({"rows": args.rows, "bytes": size, "runs": results}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
