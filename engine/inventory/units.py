@@ -78,6 +78,16 @@ def decimal_votes(column: pd.Series) -> tuple[int, int]:
     """
     if pd.api.types.is_numeric_dtype(column) or not _has_text(column):
         return 0, 0
+    if len(column) <= _SMALL:  # value by value: see _small_to_numbers
+        brazilian = english = 0
+        seen: dict[str, tuple[bool, bool]] = {}
+        for value in column:
+            if isinstance(value, str):
+                if value not in seen:
+                    seen[value] = _votes(_clean_text(value)[0])
+                b, e = seen[value]
+                brazilian, english = brazilian + b, english + e
+        return brazilian, english
     text, _, _ = _number_text(column)
     if text.empty:
         return 0, 0
@@ -110,6 +120,10 @@ def to_numbers(column: pd.Series, *, decimal_comma: bool = True) -> pd.Series:
         return column.astype("float64")
     if not _has_text(column):  # numbers in an object column: no text to read
         return pd.to_numeric(column, errors="coerce").astype("float64")
+    if len(column) <= _SMALL:
+        small = _small_to_numbers(column, decimal_comma)
+        if small is not None:
+            return small
     numeric = pd.to_numeric(column, errors="coerce").astype("float64")
     text, is_text, negative = _number_text(column)
     if text.empty:
@@ -125,6 +139,69 @@ def to_numbers(column: pd.Series, *, decimal_comma: bool = True) -> pd.Series:
     result = numeric.copy()
     result[is_text] = parsed.astype("float64")
     return result
+
+
+# A column this short is read value by value: pandas' string methods cost milliseconds a call
+# whatever the length (thousands of calls for a workbook of small tables), Python microseconds.
+_SMALL = 2_000
+_NUMBER_CHARS_RE = re.compile(r"[^0-9,.\-+()eE]")
+_PLAIN_NUMBER_RE = re.compile(r"^[-+]?\d*\.?\d+(?:[eE][-+]?\d+)?$")
+_SINGLE_SEPARATOR = re.compile(r"^[-+]?(\d*)[.,](\d+)$")
+
+
+def _clean_text(value: str) -> tuple[str, bool]:
+    text = value.strip().replace("\u00a0", "").replace(" ", "")
+    negative = bool(re.match(r"^\(.*\)$", text))
+    return _NUMBER_CHARS_RE.sub("", text).strip("()"), negative
+
+
+def _votes(text: str) -> tuple[bool, bool]:
+    """``decimal_votes`` for one cleaned text: (only Brazilian, only English)."""
+    commas, dots = text.count(","), text.count(".")
+    last_comma = text.rfind(",") > text.rfind(".")
+    single = _SINGLE_SEPARATOR.match(text)
+    decimal_single = bool(single) and (
+        len(single.group(2)) != 3 or single.group(1) == "0" or len(single.group(1)) > 3
+    )
+    brazilian = (
+        (commas > 0 and dots > 0 and last_comma)
+        or (commas == 1 and dots == 0 and decimal_single)
+        or (dots > 1 and commas == 0)
+    )
+    english = (
+        (commas > 0 and dots > 0 and not last_comma)
+        or (dots == 1 and commas == 0 and decimal_single)
+        or (commas > 1 and dots == 0)
+    )
+    return brazilian, english
+
+
+def _small_to_numbers(column: pd.Series, decimal_comma: bool) -> pd.Series | None:
+    """``to_numbers`` value by value, the same rules; None for a column holding anything but
+    text, numbers and blanks (dates...), which the pandas path reads."""
+    cleaned: dict[str, tuple[str, bool]] = {}
+    brazilian = english = 0
+    for value in column:
+        if isinstance(value, str):
+            if value not in cleaned:
+                cleaned[value] = _clean_text(value)
+            b, e = _votes(cleaned[value][0])
+            brazilian, english = brazilian + b, english + e
+        elif not (value is None or isinstance(value, int | float)) or isinstance(value, bool):
+            return None
+    comma = brazilian > english if brazilian != english else decimal_comma
+    out = np.empty(len(column), dtype="float64")
+    for i, value in enumerate(column):
+        if isinstance(value, str):
+            text, negative = cleaned[value]
+            text = text.replace(".", "").replace(",", ".") if comma else text.replace(",", "")
+            number = float(text) if _PLAIN_NUMBER_RE.match(text) else np.nan
+            out[i] = -number if negative else number
+        elif value is None:
+            out[i] = np.nan
+        else:
+            out[i] = float(value)
+    return pd.Series(out, index=column.index, name=column.name)
 
 
 def finite(values: pd.Series) -> pd.Series:
