@@ -124,3 +124,28 @@ def test_lpg_per_kilogram_and_per_litre():
     litres = kg / 0.552
     assert is_plausible("GLP", "L", litres, kg * per_kg / 1000)  # 1.619 kg CO2/L
     assert implied_scale("GLP", "kg", kg, kg * per_kg) == 1e-3
+
+
+def test_a_long_table_s_methane_row_is_not_judged_against_the_co2_band():
+    """One row per activity and gas (a long table): the CH4 row of 1,000 L of diesel states
+    0.0004 t, which says nothing about CO2 per litre; only the CO2 row is judged (2.6 kg/L,
+    inside the 1.9–3.2 band)."""
+    import io
+
+    import openpyxl
+
+    from engine.inventory import load_inventory
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Combustão móvel"
+    sheet.append(["Fonte", "Combustível", "Quantidade", "Unidade", "Ano", "Gás", "Emissões (t)"])
+    for gas, tonnes in (("CO2", 2.6), ("CH4", 0.0004), ("N2O", 0.0001)):
+        sheet.append(["Caminhão 1", "Óleo diesel", 1000.0, "L", 2024, gas, tonnes])
+    buffer = io.BytesIO()
+    book.save(buffer)
+    inventory = load_inventory(buffer.getvalue(), filename="frota.xlsx")
+    assert not [f for f in inventory.findings if f.code == "activity_implausible"]
+    assert inventory.status != "conflict"
+    # 2.6 + 0.0004 × 28 + 0.0001 × 265 (AR5), the workbook's own figures
+    assert inventory.total_tco2e == pytest.approx(2.6 + 0.0004 * 28 + 0.0001 * 265)
