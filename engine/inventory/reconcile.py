@@ -472,7 +472,8 @@ def total_row_evidence(
     return Evidence("total_rows", compared, agreeing, pt, en, tuple(sorted(set(bad)))), stated_last
 
 
-_TOTAL_WORDS = re.compile(r"(?i)\b(sub-?\s*total|total geral|grand total|total|soma)\b[:\s-]*")
+# The words a total row's label begins with ("Subtotal Escopo 1", "Total geral:").
+TOTAL_WORDS = re.compile(r"(?i)\b(sub-?\s*total|total geral|grand total|total|soma)\b[:\s-]*")
 
 
 def _is_subtotal(row: pd.Series, keys: list[str]) -> bool:
@@ -489,7 +490,7 @@ def _rows_named_by(body: pd.DataFrame, row: pd.Series, keys: list[str]) -> np.nd
         if value is None or (isinstance(value, float) and np.isnan(value)) or value == "":
             continue
         if isinstance(value, str):
-            value = _TOTAL_WORDS.sub("", value).strip()
+            value = TOTAL_WORDS.sub("", value).strip()
             if not value:
                 continue
             cells = body[column].map(lambda v: fold(str(v)) if v is not None else "")

@@ -24,7 +24,7 @@ from engine.inventory.fields import (
 )
 from engine.inventory.hierarchy import find_arithmetic, find_hierarchy
 from engine.inventory.reader import RawSheet
-from engine.inventory.reconcile import UnitEvidence
+from engine.inventory.reconcile import TOTAL_WORDS, UnitEvidence
 from engine.inventory.units import mass_factor, to_numbers
 
 _HEADER_SEARCH_ROWS = 60
@@ -436,7 +436,6 @@ def column_letter(index: int) -> str:
 
 # What a total row's label may add to "Total": nothing, a scope, a year, 'geral', a
 # category; anything else ('Total Energies Refinery', 'TOTAL PETROCHEMICALS USA') is a name.
-_TOTAL_WORDS = re.compile(r"(?i)^\s*(sub-?\s*total|total geral|grand total|total|soma)\b")
 _TOTAL_QUALIFIERS = re.compile(
     r"^(geral|general|grand|overall|global|final|do|da|de|dos|das|of|the|all|todas?|"
     r"emiss\w*|emission\w*|escopos?|scopes?|inventario|inventory|anual|annual|ano|year|"
@@ -446,7 +445,7 @@ _TOTAL_QUALIFIERS = re.compile(
 
 
 def _names_a_total(label: str) -> bool:
-    rest = words(_TOTAL_WORDS.sub("", label))
+    rest = words(TOTAL_WORDS.sub("", label, count=1))
     if not rest:
         return True
     if parse_scope(rest) or is_year(rest) or (len(rest.split()) <= 4 and category_of(rest)):
