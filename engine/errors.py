@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 from typing import Any
 
+from engine.models.finish import is_recitation
 from engine.models.resilience import provider_message, status_code
 
 
@@ -112,6 +113,26 @@ _MODEL_ERROR_MESSAGES = {
         "O modelo não respondeu, nem o de reserva: tente de novo mais tarde.",
         "The model did not answer, nor did its fallback: try again later.",
     ),
+    "safety": (
+        "O provedor do modelo bloqueou a resposta pelos filtros de segurança dele, então não "
+        "há resposta para mostrar: reformule a pergunta.",
+        "The model provider blocked the answer with its safety filters, so there is no "
+        "answer to show: rephrase the question.",
+    ),
+    "recitation": (
+        "O provedor do modelo interrompeu a resposta porque ela reproduziria um texto "
+        "protegido palavra por palavra: peça um resumo com suas próprias palavras.",
+        "The model provider stopped the answer because it would reproduce a protected text "
+        "word for word: ask for a summary in its own words.",
+    ),
+    "cut_off": (
+        "O modelo atingiu o limite de tokens de saída antes de escrever a resposta (o "
+        "raciocínio interno dele conta nesse limite): aumente o limite (max_tokens) ou faça "
+        "uma pergunta mais específica.",
+        "The model reached its output-token limit before writing any answer (its internal "
+        "reasoning counts against that limit): raise the limit (max_tokens) or ask a more "
+        "specific question.",
+    ),
 }
 
 
@@ -134,6 +155,49 @@ def _model_error_kind(cause: BaseException, status: int | None) -> str:
         if marker in names:
             return kind
     return "unavailable"
+
+
+class _NoAnswer(Exception):
+    """Stands as the cause of a reply that came back without an answer in it."""
+
+
+class AekoModelRefusedError(AekoModelError):
+    """The provider answered but withheld the answer: a safety filter blocked the reply or
+    the prompt (Gemini's ``SAFETY``, ``PROHIBITED_CONTENT``, ``BLOCKLIST``...), or it
+    stopped to avoid reciting a source (``RECITATION``). ``reason`` is the provider's word
+    for it, ``provider_message`` its explanation when it gave one.
+
+    Neither retried nor sent to the fallback model: the same request meets the same
+    filter, and routing around a provider's safety filter is not the engine's call.
+    """
+
+    def __init__(
+        self,
+        agent: str,
+        reason: str,
+        *,
+        model: str | None = None,
+        usage: Any = None,
+        detail: str = "",
+    ) -> None:
+        super().__init__(agent, _NoAnswer(reason), model=model, usage=usage)
+        self.reason = reason
+        self.error_type = type(self).__name__
+        self.provider_message = detail[:300]
+        self.kind = "recitation" if is_recitation(reason) else "safety"
+        self.args = (f"{agent}: the provider withheld the answer ({reason}).",)
+
+
+class AekoModelCutOffError(AekoModelError):
+    """The reply was cut at the output-token cap before it held any text or tool call:
+    with Gemini, its thinking used the whole cap. A cut reply with text is not an error:
+    it comes back flagged ``truncated``."""
+
+    def __init__(self, agent: str, *, model: str | None = None, usage: Any = None) -> None:
+        super().__init__(agent, _NoAnswer("output-token cap"), model=model, usage=usage)
+        self.error_type = type(self).__name__
+        self.kind = "cut_off"
+        self.args = (f"{agent}: the reply was cut at the token cap before any text.",)
 
 
 class AekoBudgetExceededError(AekoError):

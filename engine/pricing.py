@@ -28,14 +28,32 @@ FALLBACK_INPUT_USD_PER_TOKEN = 15.0 / 1_000_000
 FALLBACK_OUTPUT_USD_PER_TOKEN = 75.0 / 1_000_000
 
 
-def call_cost(model: str, input_tokens: int, output_tokens: int) -> float | None:
-    """USD for one call, or None when the price of ``model`` is unknown."""
+def call_cost(
+    model: str,
+    input_tokens: int,
+    output_tokens: int,
+    *,
+    cache_read_tokens: int = 0,
+    reasoning_tokens: int = 0,
+) -> float | None:
+    """USD for one call, or None when the price of ``model`` is unknown.
+
+    ``cache_read_tokens`` are part of ``input_tokens`` and ``reasoning_tokens`` part of
+    ``output_tokens``, as LangChain reports them and genai-prices reads them: cache reads
+    are priced at their own (lower) rate, and reasoning at the model's reasoning rate, which
+    for Gemini is its output rate. Neither is ever counted twice.
+    """
     if model in FREE_MODELS:
         return 0.0
     ref = model.removeprefix("models/")
+    usage = Usage(input_tokens=input_tokens, output_tokens=output_tokens)
+    # A part larger than its whole is a provider's inconsistency: genai-prices refuses it.
+    if cache_read_tokens > 0:
+        usage.cache_read_tokens = min(cache_read_tokens, input_tokens)
+    if reasoning_tokens > 0:
+        usage.output_reasoning_tokens = min(reasoning_tokens, output_tokens)
     try:
-        price = calc_price(Usage(input_tokens=input_tokens, output_tokens=output_tokens),
-                           model_ref=ref)  # fmt: skip
+        price = calc_price(usage, model_ref=ref)
     except LookupError:
         _unknown(ref)
         return None

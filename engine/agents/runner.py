@@ -16,9 +16,9 @@ from engine.agents.request import AgentRequest, SummaryRequest, call_metadata
 from engine.budget import BudgetTracker
 from engine.constants import MAX_TOOL_ROUNDS
 from engine.dto import AekoModelCall, AekoSource, AekoTool
-from engine.errors import AekoModelError
+from engine.errors import AekoModelCutOffError, AekoModelError, AekoModelRefusedError
 from engine.events import ModelFellBack, ModelRetried, ToolCalled, ToolReturned
-from engine.models.finish import was_truncated
+from engine.models.finish import was_truncated, withheld_reason
 from engine.models.resilience import (
     RetryPolicy,
     configured_model_name,
@@ -122,6 +122,7 @@ class AgentRunner:
                 raise
             budget.record(call)
             calls.append(call)
+            _check_answered(self.name, message, call, budget, answer)
             if not (with_tools and message.tool_calls):
                 break
             if answer is not None:
@@ -192,16 +193,28 @@ class AgentRunner:
     def _accounted(
         self, message: AIMessage, model: Runnable, started: float, failures: int
     ) -> AekoModelCall:
+        # LangChain's usage convention: output_tokens already holds the reasoning (Gemini's
+        # thoughts_token_count, which langchain-google-genai adds to candidates_token_count)
+        # and input_tokens the cache reads; the details only say which part is which.
         usage = message.usage_metadata or {}
         name = _model_name(message) or configured_model_name(model)
         input_tokens, output_tokens = usage.get("input_tokens", 0), usage.get("output_tokens", 0)
+        details_in = usage.get("input_token_details") or {}
+        details_out = usage.get("output_token_details") or {}
+        cost = call_cost(
+            name,
+            input_tokens,
+            output_tokens,
+            cache_read_tokens=details_in.get("cache_read", 0) or 0,
+            reasoning_tokens=details_out.get("reasoning", 0) or 0,
+        )
         return AekoModelCall(
             agent=self.name,
             model=name,
             input_tokens=input_tokens,
             output_tokens=output_tokens,
             duration_ms=(time.perf_counter() - started) * 1000,
-            cost_usd=call_cost(name, input_tokens, output_tokens),
+            cost_usd=cost,
             retries=failures,
         )
 
@@ -243,6 +256,32 @@ class AgentRunner:
             evidence.append(Evidence(text=output, sources=sources))
             results.append(result)
         return results
+
+
+def _check_answered(
+    agent: str,
+    message: AIMessage,
+    call: AekoModelCall,
+    budget: BudgetTracker,
+    answer: AnswerStream | None,
+) -> None:
+    """Raise when a reply holds no answer to give: withheld by the provider, or cut at the
+    token cap before any text or tool call. Either would otherwise reach the user as an
+    empty answer, or as the part a safety filter stopped. What was shown is taken back,
+    and the error carries what the run spent, this call included."""
+    reason = withheld_reason(message)
+    if reason is None and (
+        message.tool_calls or message.text.strip() or not was_truncated(message)
+    ):
+        return
+    if answer is not None:
+        answer.restart()
+    if reason is not None:
+        detail = str((message.response_metadata or {}).get("finish_message") or "")
+        raise AekoModelRefusedError(
+            agent, reason, model=call.model, usage=budget.usage, detail=detail
+        )
+    raise AekoModelCutOffError(agent, model=call.model, usage=budget.usage)
 
 
 def _no_tool_choice(model: BaseChatModel, tools: list[Any]) -> Runnable:
