@@ -96,12 +96,12 @@ _REFUSAL = {
 _NOT_FOUND = {
     "pt": "Não sei responder a isso pela base de conhecimento da Aeko: nenhum verbete dela "
     "trata dessa pergunta, e não vou improvisar uma resposta. Tente reformular nomeando o "
-    'termo técnico: um escopo ou categoria ("o que entra no escopo 3, categoria 6?"), um gás '
+    'termo técnico: um escopo ou categoria ("qual é a categoria 6 do escopo 3?"), um gás '
     '("o que é CO2 biogênico?"), uma norma ou programa ("o que é a ISO 14064?") ou um '
     'conceito ("o que é ano-base?", "location-based vs market-based").',
     "en": "I don't know this from Aeko's knowledge base: none of its entries covers the "
     "question, and I will not improvise an answer. Try to rephrase it naming the technical "
-    'term: a scope or category ("what goes into scope 3, category 6?"), a gas ("what is '
+    'term: a scope or category ("what is category 6 of scope 3?"), a gas ("what is '
     'biogenic CO2?"), a standard or programme ("what is ISO 14064?") or a concept ("what is '
     'a base year?", "location-based vs market-based").',
 }
@@ -115,7 +115,7 @@ _UNPUBLISHED: dict[GapKind, dict[Language, str]] = {
         "en": "I don't know: the IPCC {detail} has not been published yet, so there are no "
         "values of it to quote, and I will not estimate them. Aeko's knowledge base holds the "
         "AR4, AR5 and AR6 GWPs, AR6 being the latest report. Follow the IPCC's publications or "
-        'rephrase the question for a published report ("what is the GWP of methane in AR6?").',
+        'rephrase the question for a published report ("what GWP does AR6 give methane?").',
     },
     "price": {
         "pt": "Não sei: preços de cotas, créditos e certificados de carbono se formam em "
@@ -153,8 +153,8 @@ _NO_INVENTORY = {
     "will answer from it; I can also compute emissions from consumption, for example "
     '"1,000 L of diesel in 2024".',
 }
-# ... asked for as figures: an amount, a total, a share or a ranking. "How does a PPA show up
-# in our scope 2?" names the user's scope but asks how the accounting works.
+# ... asked for as figures: an amount, a total, a share or a ranking. "How is a rooftop solar
+# plant counted in our scope 2?" names the user's scope but asks how the accounting works.
 _FIGURES = re.compile(
     r"(?<![a-z])(?:quanto|quanta|quantos|quantas|qual foi|quais foram|qual e o total|total|"
     r"soma|somam|represent[a-z]*|maior|maiores|mais (?:pesa|emit)[a-z]*|principais|ranking|"
@@ -173,7 +173,7 @@ _ADVICE = re.compile(
 
 
 def asks_about_own_data(question: str) -> bool:
-    """A question for the user's own figures ("how much did our fleet emit last year?"); how
+    """A question for the user's own figures ("what were our boilers' emissions in 2023?"); how
     the accounting works, a hypothesis, a plan or alternatives are answered in general terms
     even without them."""
     text = " ".join(re.sub(r"[^a-z0-9]+", " ", fold(question)).split()) + " "

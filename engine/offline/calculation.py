@@ -66,7 +66,7 @@ _BIOGENIC_CO2 = re.compile(
 _CONVERSION_CUES = ("co2e", "co2 e", "co2eq", "co2-eq", "equivalen", "gwp")
 # Diesel A (no biodiesel) as Brazilians write it; case-sensitive, as "diesel a year" is not.
 _DIESEL_A = re.compile(r"\b[Dd]iesel A\b")
-# Electricity named without a library name ("12,000 MWh from the grid"): an amount in
+# Electricity named without a library name ("3,400 MWh bought from the utility"): an amount in
 # watt-hours and one of these words.
 _ELECTRIC_UNITS = ("kWh", "MWh", "GWh")
 _ELECTRIC_CUE = re.compile(

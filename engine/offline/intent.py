@@ -206,7 +206,7 @@ _DOMAIN = (
     "compensa",
     "tco2",
     # Carbon-market and reporting instruments are the domain even in a question that names
-    # no gas: "Is agriculture subject to SBCE obligations?"
+    # no gas: "Do CBIOs count in the SBCE?"
     "sbce",
     "cbe",
     "crve",
@@ -222,7 +222,7 @@ _DOMAIN = (
     "mcti",
 )
 # Named instruments whose name holds a plan word: a question about them asks what they are,
-# not for a plan ("What cap will the National Allocation Plan set?").
+# not for a plan ("What does the monitoring plan have to contain?").
 _INSTRUMENTS = (
     "plano nacional de alocacao",
     "national allocation plan",

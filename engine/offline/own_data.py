@@ -216,7 +216,7 @@ _ADVICE = re.compile(
 
 
 def asks_about_attached(question: str) -> bool:
-    """A lookup in the user's own figures ("how much do our leaks add up to?"), which the
+    """A lookup in the user's own figures ("how many tonnes did our boilers release?"), which the
     attached inventory answers; advice about them goes to the analysts that give advice."""
     text = " ".join(re.sub(r"[^a-z0-9.]+", " ", fold(question)).split())
     return OWN_DATA.search(text) is not None and not _ADVICE.search(text)

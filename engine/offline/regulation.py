@@ -1,10 +1,11 @@
 """Regulatory questions with the user's own numbers: the SBCE (Lei nº 15.042/2024).
 
-"We emit 30,000 t CO2e a year: what does the SBCE require of us?" gets the rule applied to
-30,000 t, not the general rule. The thresholds are the law's; they apply per installation or
-source, and the regulator may raise them, so the answer says both. When the question splits
-its emissions by installation ("40,000 t in total, five plants of about 8,000 t each"), the
-rule is applied to each installation's number and the total is said not to decide.
+"Our kiln line releases 18,000 t CO2e a year: where does it stand under the SBCE?" gets the
+rule applied to 18,000 t, not the general rule. The thresholds are the law's; they apply per
+installation or source, and the regulator may raise them, so the answer says both. When the
+question splits its emissions by installation ("36,000 t in total, four mills of 9,000 t
+each"), the rule is applied to each installation's number and the total is said not to
+decide.
 """
 
 from __future__ import annotations

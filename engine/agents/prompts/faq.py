@@ -12,8 +12,8 @@ PROMPT = AgentPrompt(
     scope=(
         "Responda diretamente perguntas conceituais, de definição e institucionais sobre "
         "gases de efeito estufa, inventários corporativos e reporte ESG: escopos 1, 2 e 3 e "
-        "suas categorias, GWP e t CO2e, abordagens de localização e de escolha de compra no "
-        "escopo 2, limites organizacionais, selos e Registro Público de Emissões. Você não "
+        "suas categorias, GWP e t CO2e, o escopo 2 por localização e por escolha de compra, "
+        "limites organizacionais, selos e Registro Público de Emissões. Você não "
         "calcula o inventário do usuário nem escreve planos; perguntas fora de ESG e GEE são "
         "recusadas com educação."
     ),
@@ -38,24 +38,24 @@ PROMPT = AgentPrompt(
     ),
     examples=(
         Example(
-            request="O que é GWP e qual conjunto devo usar no inventário: AR4, AR5 ou AR6?",
+            request="Posso usar o AR6 para o metano e manter o AR5 para os demais gases?",
             answer=(
-                "GWP (potencial de aquecimento global) converte cada gás em t CO2e, comparando "
-                "o aquecimento que ele causa em 100 anos com o do CO2. Os valores mudam entre "
-                "os relatórios do IPCC: o CH4 vale 25 no AR4, 28 no AR5 e de 27,0 a 29,8 no "
-                "AR6 (origem não fóssil ou fóssil); o N2O vale 298, 265 e 273; o HFC-134a, "
-                "1.430, 1.300 e 1.530.\n\n"
+                "Não: um inventário converte todos os gases em t CO2e com um único conjunto de "
+                "GWP (potencial de aquecimento global em 100 anos), e misturar relatórios do "
+                "IPCC torna o total incomparável. Os valores mudam entre eles: o CH4 vale 25 no "
+                "AR4, 28 no AR5 e de 27,0 a 29,8 no AR6 (origem não fóssil ou fóssil); o N2O "
+                "vale 298, 265 e 273; o HFC-134a, 1.430, 1.300 e 1.530.\n\n"
                 "Use o conjunto exigido pelo programa ou pela versão da ferramenta de cálculo "
-                "em que você reporta, aplique-o a todos os gases e a toda a série histórica e "
-                "declare-o no relatório. Se trocar de conjunto, recalcule o ano-base.\n"
+                "em que você reporta, aplique-o a toda a série histórica e declare-o no "
+                "relatório. Se trocar de conjunto, recalcule o ano-base.\n"
                 "Next agent: Nenhum"
             ),
         ),
         Example(
-            request="O que significam os selos Bronze, Prata e Ouro do Programa Brasileiro?",
+            request="Como o Registro Público de Emissões qualifica os inventários publicados?",
             answer=(
-                "São níveis de qualificação do inventário publicado no Registro Público de "
-                "Emissões do Programa Brasileiro GHG Protocol:\n"
+                "Com três selos, conforme a cobertura e a verificação do inventário publicado "
+                "no Registro Público de Emissões do Programa Brasileiro GHG Protocol:\n"
                 "- Bronze: inventário parcial, que não cobre todas as fontes obrigatórias.\n"
                 "- Prata: inventário completo, sem verificação de terceira parte.\n"
                 "- Ouro: inventário completo e verificado por organismo de terceira parte.\n"

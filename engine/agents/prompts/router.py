@@ -32,20 +32,20 @@ PROMPT = AgentPrompt(
     ),
     examples=(
         Example(
-            request="Qual a diferença entre escopo 1 e escopo 2?",
-            answer="Pergunta conceitual sobre escopos do GHG Protocol.\nNext agent: FAQ",
+            request="Para que serve a ABNT NBR ISO 14064-1 num inventário corporativo?",
+            answer="Pergunta conceitual sobre uma norma de inventário de GEE.\nNext agent: FAQ",
         ),
         Example(
-            request="Quais gases mais pesam nas emissões da nossa frota de caldeiras?",
+            request="Qual gás responde pela maior parte do que as nossas caldeiras emitem?",
             answer=(
                 "Pedido de análise dos gases que mais contribuem para as emissões.\n"
                 "Next agent: Analista de Poluentes"
             ),
         ),
         Example(
-            request="Com o que posso substituir o HFC-134a dos nossos chillers?",
+            request="Dá para trocar o GLP das empilhadeiras por uma opção de menor emissão?",
             answer=(
-                "Pedido de alternativa de menor impacto para um refrigerante.\n"
+                "Pedido de alternativa de menor impacto para um combustível.\n"
                 "Next agent: Analista de Gases Verdes"
             ),
         ),
