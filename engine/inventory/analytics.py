@@ -1,12 +1,25 @@
-"""Aggregates over the canonical table: totals, Pareto, year over year, quality checks."""
+"""Aggregates over the canonical table: totals, Pareto, year over year, quality checks, and the
+facts beside them (gas masses, other GWP sets, installations by scope)."""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
+import numpy as np
 import pandas as pd
 
 from engine.inventory import fields as F
 from engine.inventory.findings import Finding, rows_text
-from engine.inventory.gwp import BIOGENIC_CO2
+from engine.inventory.frames import map_unique
+from engine.inventory.gwp import (
+    BIOGENIC_CO2,
+    DEFAULT_CH4_ORIGIN,
+    Ch4Origin,
+    gwp,
+    is_montreal,
+    split_blend,
+)
 
 GROUPABLE = (F.SCOPE, F.GAS, F.CATEGORY, F.FACILITY, F.SOURCE, F.FUEL, F.YEAR)
 UNKNOWN = "(não informado)"
@@ -126,3 +139,174 @@ def _sheet_findings(sheet: str, rows: pd.DataFrame) -> list[Finding]:
 
 def _rows(frame: pd.DataFrame) -> tuple[int, ...]:
     return tuple(sorted({int(r) for r in frame["row"]}))
+
+
+# --- facts the agents read beside the totals: masses, other GWP sets, installations ----------
+
+SCOPE2_LOCATION, SCOPE2_MARKET = "2", "2m"  # facility_scope's columns for Scope 2's methods
+
+
+def _scope(value: object) -> str:
+    """'1', 1.0 and '1.0' are Scope 1; anything else is an unknown scope."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return UNKNOWN
+    text = str(value).strip()
+    text = text[:-2] if text.endswith(".0") else text
+    return text if text in ("1", "2", "3") else UNKNOWN
+
+
+def gas_masses(table: pd.DataFrame) -> pd.DataFrame:
+    """Per gas of the rows in the total: t of gas, t CO2e, how many rows give a mass.
+
+    Columns: ``gas``, ``t_gas`` (NaN when no row gives one), ``mass_rows``, ``rows``,
+    ``tco2e``, ``share``; largest t CO2e first. A row reported only in CO2e has no mass: its
+    gas counts its rows but not its tonnes.
+    """
+    counted = _counted(table)
+    gases = counted[F.GAS].fillna(UNKNOWN) if F.GAS in counted else UNKNOWN
+    mass = counted.get(F.EMISSIONS_T_GAS, np.nan)
+    frame = pd.DataFrame({"gas": gases, "t_gas": mass, "tco2e": counted[F.EMISSIONS_TCO2E]})
+    grouped = frame.groupby("gas", sort=False).agg(
+        t_gas=("t_gas", lambda s: s.sum(min_count=1)),
+        mass_rows=("t_gas", "count"),
+        rows=("tco2e", "size"),
+        tco2e=("tco2e", lambda s: s.sum(min_count=1)),
+    )
+    grouped["tco2e"] = grouped["tco2e"].fillna(0.0)
+    total = grouped["tco2e"].sum()
+    result = grouped.sort_values("tco2e", ascending=False, kind="stable").reset_index()
+    result["share"] = result["tco2e"] / total if total else 0.0
+    return result
+
+
+def memo_gases(table: pd.DataFrame) -> pd.DataFrame:
+    """What stays beside the total, per kind and gas: Montreal Protocol gases (and the
+    Montreal part of a blend counted in the total) and market-based Scope 2. Biogenic CO2 is
+    one figure (``Inventory.biogenic_co2_t``). Columns: ``reporting``, ``gas``, ``t_gas``,
+    ``memo_tco2e``; a blend's Montreal part has no mass of its own (NaN)."""
+    columns = ["reporting", "gas", "t_gas", "memo_tco2e"]
+    if F.REPORTING not in table:
+        return pd.DataFrame(columns=columns)
+    kind = table[F.REPORTING]
+    apart = kind.isin((F.MONTREAL, F.SCOPE2_MARKET))
+    blend = (kind == F.IN_INVENTORY) & (table[F.MEMO_TCO2E] > 0)
+    frames = [
+        pd.DataFrame({
+            "reporting": kind[apart], "gas": table.loc[apart, F.GAS].fillna(UNKNOWN),
+            "t_gas": table.loc[apart, F.EMISSIONS_T_GAS],
+            "memo_tco2e": table.loc[apart, F.MEMO_TCO2E],
+        }),
+        pd.DataFrame({
+            "reporting": F.MONTREAL, "gas": table.loc[blend, F.GAS].fillna(UNKNOWN),
+            "t_gas": np.nan, "memo_tco2e": table.loc[blend, F.MEMO_TCO2E],
+        }),
+    ]  # fmt: skip
+    frame = pd.concat([f for f in frames if len(f)]) if apart.any() or blend.any() else None
+    if frame is None:
+        return pd.DataFrame(columns=columns)
+    grouped = frame.groupby(["reporting", "gas"], sort=False).agg(
+        t_gas=("t_gas", lambda s: s.sum(min_count=1)), memo_tco2e=("memo_tco2e", "sum")
+    )
+    return grouped.sort_values("memo_tco2e", ascending=False, kind="stable").reset_index()
+
+
+@dataclass(frozen=True)
+class SetTotal:
+    """The total of the same rows under one GWP set: the masses times that set's GWPs."""
+
+    gwp_set: str
+    total_tco2e: float
+    by_scope: dict[str, float]  # '1', '2' (location-based), '3', UNKNOWN
+    montreal_tco2e: float  # beside the total
+    scope2_market_tco2e: float | None  # beside Scope 2, never added
+    recomputed_rows: int  # rows whose mass was multiplied by this set's GWP
+    fixed_rows: int  # rows the workbook gave in t CO2e only: the same under every set
+    without_gwp: tuple[str, ...]  # gases this set has no GWP for: outside its total
+
+
+def total_under(
+    table: pd.DataFrame, gwp_set: str, ch4_origin: Ch4Origin = DEFAULT_CH4_ORIGIN
+) -> SetTotal:
+    """``table``'s total as if computed with ``gwp_set``: each gas mass times its GWP, the
+    Montreal part of a blend and market-based Scope 2 beside it, biogenic CO2 outside."""
+    kind = table[F.REPORTING] if F.REPORTING in table else pd.Series(F.IN_INVENTORY, table.index)
+    gas = table[F.GAS] if F.GAS in table else pd.Series(None, index=table.index, dtype=object)
+    mass = table[F.EMISSIONS_T_GAS]
+    by_mass = (
+        table["basis"].isin(("computed", "activity"))
+        & mass.notna()
+        & gas.notna()
+        & (gas != BIOGENIC_CO2)
+        & (kind != F.BIOGENIC)
+    )
+    factor = pd.to_numeric(
+        map_unique(gas, lambda g: gwp(g, gwp_set, ch4_origin) if isinstance(g, str) else None),
+        errors="coerce",
+    )
+    montreal_part = pd.to_numeric(
+        map_unique(gas, lambda g: _montreal_part(g, gwp_set) if isinstance(g, str) else 0.0),
+        errors="coerce",
+    ).fillna(0.0)
+    full = mass * factor
+    ours = (full * (1 - montreal_part)).where(kind == F.IN_INVENTORY, 0.0)
+    in_total = ours.where(by_mass, table[F.EMISSIONS_TCO2E])
+    memo = table[F.MEMO_TCO2E] if F.MEMO_TCO2E in table else pd.Series(0.0, index=table.index)
+    montreal_memo = (full * montreal_part).where(by_mass, memo)
+    market_memo = full.where(by_mass, memo)
+    missing = by_mass & factor.isna()
+    scopes = map_unique(table[F.SCOPE], _scope) if F.SCOPE in table else UNKNOWN
+    counted = kind == F.IN_INVENTORY
+    by_scope = in_total[counted].groupby(pd.Series(scopes, index=table.index)[counted]).sum()
+    montreal = montreal_memo[(kind == F.MONTREAL) | (counted & (montreal_part > 0))].sum()
+    market_rows = kind == F.SCOPE2_MARKET
+    return SetTotal(
+        gwp_set=gwp_set,
+        total_tco2e=float(in_total[counted].sum()),
+        by_scope={str(k): float(v) for k, v in by_scope.items()},
+        montreal_tco2e=float(montreal),
+        scope2_market_tco2e=float(market_memo[market_rows].sum()) if market_rows.any() else None,
+        recomputed_rows=int((by_mass & counted).sum()),
+        fixed_rows=int((~by_mass & counted & (gas != BIOGENIC_CO2)).sum()),
+        without_gwp=tuple(sorted({str(g) for g in gas[missing]})),
+    )
+
+
+def _montreal_part(gas: str, gwp_set: str) -> float:
+    """The share of a gas's CO2e that comes from Montreal Protocol substances in a set."""
+    parts = [(part, share, gwp(part, gwp_set) or 0.0) for part, share in split_blend(gas)]
+    total = sum(share * value for _, share, value in parts)
+    if not total:
+        return 1.0 if is_montreal(gas) else 0.0
+    return sum(share * value for part, share, value in parts if is_montreal(part)) / total
+
+
+def facility_scope(table: pd.DataFrame) -> pd.DataFrame:
+    """t CO2e per installation and scope: the unit the SBCE applies to (Scope 1 of each
+    installation, never the company's sum). Columns: ``facility``, '1', '2' (location-based,
+    in the total), '2m' (market-based, beside it, never added), '3', UNKNOWN (a scope not
+    given), ``total`` (the scopes in the inventory's total); largest total first."""
+    kind = table[F.REPORTING] if F.REPORTING in table else pd.Series(F.IN_INVENTORY, table.index)
+    rows = table[kind.isin((F.IN_INVENTORY, F.SCOPE2_MARKET))]
+    market = kind[rows.index] == F.SCOPE2_MARKET
+    facility = rows[F.FACILITY].fillna(UNKNOWN) if F.FACILITY in rows else UNKNOWN
+    scope = pd.Series(map_unique(rows[F.SCOPE], _scope) if F.SCOPE in rows else UNKNOWN,
+                      index=rows.index).where(~market, SCOPE2_MARKET)  # fmt: skip
+    memo = rows.get(F.MEMO_TCO2E, 0.0)
+    value = rows[F.EMISSIONS_TCO2E].where(~market, memo).fillna(0.0)
+    frame = pd.DataFrame({"facility": facility, "scope": scope, "t": value})
+    pivot = frame.pivot_table(index="facility", columns="scope", values="t", aggfunc="sum")
+    for column in ("1", SCOPE2_LOCATION, SCOPE2_MARKET, "3", UNKNOWN):
+        if column not in pivot:
+            pivot[column] = np.nan
+    pivot = pivot[["1", SCOPE2_LOCATION, SCOPE2_MARKET, "3", UNKNOWN]]
+    pivot["total"] = pivot[["1", SCOPE2_LOCATION, "3", UNKNOWN]].sum(axis=1, min_count=1)
+    pivot["total"] = pivot["total"].fillna(0.0)
+    result = pivot.sort_values("total", ascending=False, kind="stable").reset_index()
+    result.columns.name = None
+    return result
+
+
+def _counted(table: pd.DataFrame) -> pd.DataFrame:
+    if F.REPORTING in table:
+        return table[table[F.REPORTING] == F.IN_INVENTORY]
+    return table

@@ -17,6 +17,11 @@ if TYPE_CHECKING:
 
 Field = Literal["scope", "gas", "category", "facility", "source", "fuel", "year"]
 FILTERS: tuple[Field, ...] = ("scope", "gas", "category", "facility", "source", "fuel", "year")
+# What the inventory tool returns beside the rows (``engine.inventory.facts``): every
+# data-quality finding, the mass of each gas, the total under the other GWP sets, each
+# installation by scope, and each sheet's status with the evidence for its units.
+View = Literal["findings", "gases", "gwp_sets", "facility_scope", "sheets"]
+VIEWS: tuple[View, ...] = ("findings", "gases", "gwp_sets", "facility_scope", "sheets")
 NOT_GIVEN = "(não informado)"
 MAX_TOP = 50
 
@@ -43,15 +48,7 @@ def query(
     grouping is by year: summing every year's rows would be a total no report contains.
     """
     filters = {k: v for k, v in (filters or {}).items() if v is not None and k in FILTERS}
-    every_year = "year" in filters or group_by == "year"
-    table = inventory.table if every_year else inventory.current
-    for field_name, wanted in filters.items():
-        if field_name not in table:
-            continue
-        needle = fold(str(wanted))
-        if field_name == "scope":  # "Escopo 1", "scope 1" and "1" ask for the same rows
-            needle = next((c for c in needle if c.isdigit()), needle)
-        table = table[table[field_name].map(lambda v, n=needle: n in fold(str(v or "")))]
+    table, year = select(inventory, filters, every_year=group_by == "year")
     top_n = max(1, min(int(top_n), MAX_TOP))
     total = float(table[F.EMISSIONS_TCO2E].sum())
     groups = top = None
@@ -61,5 +58,23 @@ def query(
         groups = [(str(value), float(t)) for value, t in ordered.items()]
     else:
         top = table.nlargest(top_n, F.EMISSIONS_TCO2E)
-    year = None if every_year or inventory.year is None else str(inventory.year)
     return QueryResult(rows=table, total=total, year=year, groups=groups, top=top)
+
+
+def select(
+    inventory: Inventory, filters: dict[str, str | None] | None = None, *, every_year: bool = False
+) -> tuple[pd.DataFrame, str | None]:
+    """The rows whose field contains each filter's text, and the headline year they were
+    limited to (None when every year's rows are in: a year asked for, or ``every_year``)."""
+    filters = {k: v for k, v in (filters or {}).items() if v is not None and k in FILTERS}
+    every_year = every_year or "year" in filters
+    table = inventory.table if every_year else inventory.current
+    for field_name, wanted in filters.items():
+        if field_name not in table:
+            continue
+        needle = fold(str(wanted))
+        if field_name == "scope":  # "Escopo 1", "scope 1" and "1" ask for the same rows
+            needle = next((c for c in needle if c.isdigit()), needle)
+        table = table[table[field_name].map(lambda v, n=needle: n in fold(str(v or "")))]
+    year = None if every_year or inventory.year is None else str(inventory.year)
+    return table, year
