@@ -215,6 +215,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "pt": "A resposta foi interrompida pelo limite de tamanho e pode estar incompleta.",
         "en": "The answer was cut off at the length limit and may be incomplete.",
     },
+    "answer_unverified": {
+        "pt": "Números sem fonte nesta execução, marcados “não verificado”: {numbers}. "
+        "Confira-os antes de usar.",
+        "en": "Figures with no source in this run, marked “unverified”: {numbers}. "
+        "Check them before use.",
+    },
     # calculator and factors
     "calc_title": {"pt": "Calculadora de emissões", "en": "Emissions calculator"},
     "calc_caption": {

@@ -17,6 +17,7 @@ import streamlit as st
 
 from application.exports import plan_docx, plan_markdown, plan_pdf
 from application.exports.actions import action_table_rows
+from application.exports.labels import marked_text, unverified_note
 from application.history import PlanEntry, PlanTotals, compare_plans
 from application.plan_charts import macc_chart, macc_data, macc_unknown, measure_name, path_chart
 from application.safe_text import csv_safe_frame, sanitize
@@ -49,11 +50,15 @@ def plan_card(
     """The plan's three sections and, when given, its computed ``actions``. ``key`` tells
     two cards on one page apart (their charts and tables are widgets). ``reading`` (how the
     inventory stood when it was analysed): one that is not reconciled is said first."""
+    lang = "en" if language() == "en" else "pt"
     with st.container(border=True):
         reading_notice(reading)
+        note = unverified_note(plan, lang)
+        if note:
+            st.warning(safe_markdown(note), icon=":material/help:")
         for field in PLAN_HEADINGS:
             st.markdown(f"#### {plan_title(field, language())}")
-            st.markdown(safe_markdown(getattr(plan, field)))
+            st.markdown(safe_markdown(marked_text(plan, getattr(plan, field), lang)))
         if actions is not None:
             actions_view(actions, key=key or str(plan.id or "plan"), reading=reading)
 

@@ -60,11 +60,11 @@ class AekoInventoryAnalyzer:
         reductions the engine computed under GHG Protocol rules from the measure
         ``catalogue`` (the shipped one by default) and the user's ``costs``, scheduled
         against ``target`` when given, with each installation's SBCE readiness. The
-        coordinator writes its prose around them; a number of the plan that neither they
-        nor the inventory hold sends it back, like a missing section.
+        coordinator writes its prose around them; a number of the plan that nothing the run
+        read supports sends it back once, and then is listed on ``plan.unverified_numbers``.
 
         Raises MalformedAgentOutputError when the coordinator never writes the three
-        sections with sourced numbers, after the events of every attempt were yielded; a
+        sections, after the events of every attempt were yielded; a
         budget breach raises ``AekoBudgetExceededError`` with what was spent.
         """
         run_id = run_id or uuid4().hex
@@ -98,12 +98,9 @@ class AekoInventoryAnalyzer:
             # The figures a plan may quote of the inventory itself (totals, shares, Pareto).
             state["inventory_digest"] = readable.digest(DEFAULT_DIGEST_CHARS)
         final = yield from RUNTIME.run("inventory", state, budget=tracker, inventory=ingested)
-        if final.get("plan_missing") or final.get("plan_unbacked"):
-            missing = tuple(final.get("plan_missing") or ()) + tuple(
-                f"número sem fonte: {n}" for n in final.get("plan_unbacked") or ()
-            )
+        if final.get("plan_missing"):
             raise MalformedAgentOutputError(
-                COORDINATOR, missing, attempts=final.get("rewrites", 0) + 1
+                COORDINATOR, tuple(final["plan_missing"]), attempts=final.get("rewrites", 0) + 1
             )
         fields = final["plan_fields"]
         plan = AekoImprovementPlan(
@@ -111,6 +108,7 @@ class AekoInventoryAnalyzer:
             defined_problem=fields["defined_problem"],
             method=fields["method"],
             reasoning=fields["reasoning"],
+            unverified_numbers=list(final.get("plan_unbacked") or ()),
         )
         plan._usage = tracker.usage
         plan._agents_called = list(final.get("agents_called", []))

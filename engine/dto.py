@@ -176,6 +176,9 @@ class AekoMessageResponse(BaseModel):
     # provider cut the answer at the token cap: then it is shown flagged, never as complete.
     sources: list[AekoSource] = Field(default_factory=list)
     truncated: bool = False
+    # Numbers of the answer that nothing the run read backs, as written; the output marks
+    # each "(não verificado)" / "(unverified)". Empty when every figure has a source.
+    unverified: list[str] = Field(default_factory=list)
 
 
 class AekoImprovementPlan(_Document):
@@ -184,6 +187,8 @@ class AekoImprovementPlan(_Document):
     defined_problem: str
     method: str
     reasoning: str
+    # Numbers of the plan that nothing the run read supports, as written (shown marked).
+    unverified_numbers: list[str] = Field(default_factory=list)
     updated_at: datetime = Field(default_factory=utc_now)
 
     # Beside the document, not in it: model_dump() keeps exactly the collection's fields.

@@ -105,6 +105,8 @@ class GuardrailVerdict(_Event):
     reasons: str
     attempt: int
     final: bool  # no further attempt follows this verdict
+    # Approved by the reviewer but with numbers nothing the run read backs: shown marked.
+    unverified: tuple[str, ...] = ()
 
 
 class PlanRewriteRequested(_Event):

@@ -160,6 +160,7 @@ class AekoMessenger:
             usage=usage,
             summary=summary,
             truncated=bool(final.get("truncated")),
+            unverified=list(final.get("unverified") or ()) if turn.output else [],
             sources=cited_sources(turn.output, backing(final)) if turn.output else [],
         )
 

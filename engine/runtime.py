@@ -16,12 +16,14 @@ from engine.agents.catalog import (
     FAQ,
     GREEN_GASES_ANALYST,
     INVENTORY_ANALYST,
+    ORCHESTRATOR,
     POLLUTANTS_ANALYST,
     SPEC_BY_NAME,
 )
 from engine.agents.prompts import PROMPTS
 from engine.agents.runner import AgentRunner
 from engine.agents.system_prompt import render_system_prompt
+from engine.arithmetic import calculate
 from engine.budget import BUDGET_KEY, BudgetTracker, RunBudget
 from engine.dto import AekoTool
 from engine.emissions.tool import FACTORS_KEY as EMISSION_FACTORS_KEY
@@ -42,7 +44,10 @@ INVENTORY_TOOL = AekoTool(
     description=(
         "Consulte a tabela completa do inventário quando o resumo não bastar: filtre por "
         "escopo, gás, categoria, unidade, fonte, combustível ou ano; agrupe e some t CO2e; "
-        "ou liste as maiores linhas. Cite os números que ela devolver."
+        "ou liste as maiores linhas. Com view: findings (todos os apontamentos de qualidade), "
+        "gases (massa de cada gás), gwp_sets (total em AR4, AR5 e AR6), facility_scope "
+        "(cada instalação × escopo, base do SBCE), sheets (situação e unidades de cada aba). "
+        "Cite os números que ela devolver."
     ),
 )
 
@@ -57,6 +62,19 @@ EMISSIONS_TOOL = AekoTool(
         "de eletricidade, kg de refrigerante, t de calcário): informe atividade, quantidade, "
         "unidade e data ou ano. Cite a conta que ela devolver, com fatores e fontes; não "
         "calcule de cabeça."
+    ),
+)
+
+# Everyone who writes figures can compute them: the grounding check backs one step of
+# arithmetic over what the run read (engine/grounding.py), anything longer must be a result.
+ARITHMETIC_TOOL_AGENTS = INVENTORY_TOOL_AGENTS | {COORDINATOR, ORCHESTRATOR}
+ARITHMETIC_TOOL = AekoTool(
+    tool=calculate,
+    description=(
+        "Faça aqui toda conta de mais de um passo (somar mais de três números, encadear "
+        "soma e porcentagem, aplicar uma meta e depois subtrair): passe a expressão com "
+        "ponto decimal, ex. (8120.5 + 1310) / 12400 * 100, e cite o resultado arredondado. "
+        "Um número da resposta que não foi lido nem calculado aqui volta como sem fonte."
     ),
 )
 
@@ -205,6 +223,8 @@ class Runtime:
             names = {tool.name for tool in tools}
             if agent in EMISSIONS_TOOL_AGENTS and EMISSIONS_TOOL.name not in names:
                 tools = (*tools, EMISSIONS_TOOL)
+            if agent in ARITHMETIC_TOOL_AGENTS and ARITHMETIC_TOOL.name not in names:
+                tools = (*tools, ARITHMETIC_TOOL)
             chat_knowledge = flow == "chat" and agent in KNOWLEDGE_TOOL_AGENTS
             if chat_knowledge and KNOWLEDGE_TOOL.name not in names:
                 tools = (*tools, KNOWLEDGE_TOOL)

@@ -151,6 +151,9 @@ def _show_outcome(ended: TurnEnded) -> None:
         _render_answer(response.message.output)
         if response.truncated:
             st.warning(t("answer_truncated"), icon=":material/content_cut:")
+        if response.unverified:
+            numbers = ", ".join(response.unverified)
+            st.warning(sanitize(t("answer_unverified", numbers=numbers)), icon=":material/help:")
         sources_block(response.sources)
         verdict_badge(response)
         usage = response.usage

@@ -80,6 +80,26 @@ def test_a_rejected_turn_is_explained_and_not_saved(app_env):
     assert stored["rejected"][0]["reasons"] == "cita dados sem fonte."
 
 
+def test_an_answer_with_a_figure_no_source_backs_is_shown_marked_and_saved(app_env):
+    unsourced = ScriptedChatModel(
+        model_name="fake",
+        script={
+            ROUTER: ["Next agent: Analista de Poluentes"],
+            POLLUTANTS_ANALYST: ["CO2.\nNext agent: Orquestrador"],
+            ORCHESTRATOR: ["O diesel emite 4.321,9 t CO2e.\nNext agent: Guardrail de Saída"],
+            GUARDRAIL: ["Aprovado."],
+        },
+    )
+    Aeko.config(fast_model=unsourced, slow_model=unsourced)
+    app = _app()
+    app.chat_input[0].set_value("Quanto emite o diesel?").run()
+    assert not app.exception
+    assert "4.321,9 (não verificado) t CO2e" in _markdown(app)
+    assert any("4.321,9" in w.value and "não verificado" in w.value for w in app.warning)
+    stored = app_env.session.find_one({"_id": ObjectId(app.query_params["session"])})
+    assert stored["messages"][0]["output"] == "O diesel emite 4.321,9 (não verificado) t CO2e."
+
+
 def test_untrusted_answer_text_loses_images_and_links(app_env):
     hostile = ScriptedChatModel(
         model_name="fake",

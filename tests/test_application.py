@@ -351,14 +351,17 @@ def test_a_plan_keeps_its_computed_actions_beside_it_and_its_scenarios(workspace
     assert Scenario.model_validate(saved[0]["scenario"]).selected == ()
 
 
-def test_a_plan_that_invents_a_number_is_rewritten_then_refused(workspace):
+def test_a_plan_that_invents_a_number_is_rewritten_once_then_kept_with_it_marked(workspace):
     invented = PLAN.replace("Substituir parte do diesel", "Substituir 37% do diesel")
     scripted(_plan_script([invented]))
     items = run(inventories.analyse(workspace, "frota.csv", INVENTORY_CSV, _inventory()))
     rewrites = [item for item in items if getattr(item, "kind", "") == "plan_rewrite_requested"]
-    assert rewrites and all(r.unbacked == ("37",) for r in rewrites)
-    assert items[-1].status == "malformed"
-    assert "número sem fonte: 37" in items[-1].error.missing
+    assert [r.unbacked for r in rewrites] == [("37",)]  # one rewrite, naming the figure
+    ended = items[-1]
+    assert ended.status == "planned", ended
+    assert ended.plan.unverified_numbers == ["37"]
+    stored = workspace.store.db["improvement_plan"].find_one({"run_id": ended.run_id})
+    assert stored["unverified_numbers"] == ["37"]  # the mark survives a reload
 
 
 def test_a_faithful_plan_quoting_the_computed_figures_passes(workspace):

@@ -6,6 +6,7 @@ from langchain_core.messages import AIMessage
 
 from engine import Aeko, AekoMessenger, AekoSession, GuardrailVerdict, ToolReturned
 from engine.agents.catalog import GUARDRAIL, ORCHESTRATOR, POLLUTANTS_ANALYST, ROUTER
+from engine.constants import GUARD_RAIL_MAX_RETRIES
 from engine.graph.context import ATTACHMENT
 from engine.inventory import load_inventory
 from engine.models.scripted import ScriptedChatModel
@@ -109,7 +110,39 @@ def test_with_nothing_attached_the_same_number_has_no_source(user):
         {POLLUTANTS_ANALYST: ["Escopo 1: 1.234,5 t CO2e.\nNext agent: Orquestrador"]},
     )
     response = AekoMessenger(user).send_message("E o escopo 1?", AekoSession())
+    # Sent back every time; after the last retry the reviewer's approval stands and the
+    # answer is shown, the figure no source backs marked where it stands.
+    assert response.guardrail_retries == GUARD_RAIL_MAX_RETRIES
+    assert response.unverified == ["1.234,5"]
+    assert response.message.output == "O escopo 1 soma 1.234,5 (não verificado) t CO2e."
+    assert response.approved and response.sources == []
+
+
+def test_a_rejection_by_the_reviewer_still_ends_with_no_answer(user):
+    scripted(
+        {
+            ROUTER: [TO_ANALYST],
+            ORCHESTRATOR: ["O escopo 1 soma 1.234,5 t CO2e.\nNext agent: Guardrail de Saída"],
+            GUARDRAIL: ["Reprovado: a resposta não responde à pergunta."],
+        },
+        {POLLUTANTS_ANALYST: ["Escopo 1: 1.234,5 t CO2e.\nNext agent: Orquestrador"]},
+    )
+    response = AekoMessenger(user).send_message("E o escopo 1?", AekoSession())
     assert not response.approved and response.message.output == ""
+    assert response.unverified == []
+
+
+def test_an_english_answer_is_marked_in_english(user):
+    scripted(
+        {
+            ROUTER: [TO_ANALYST],
+            ORCHESTRATOR: ["Scope 1 adds up to 1,234.5 t CO2e.\nNext agent: Guardrail de Saída"],
+            GUARDRAIL: ["Aprovado."],
+        },
+        {POLLUTANTS_ANALYST: ["Scope 1: 1,234.5 t.\nNext agent: Orquestrador"]},
+    )
+    response = AekoMessenger(user).send_message("What about our scope 1?", AekoSession())
+    assert response.message.output == "Scope 1 adds up to 1,234.5 (unverified) t CO2e."
 
 
 def test_offline_answers_about_my_data_come_from_the_attached_inventory(user, inventory):

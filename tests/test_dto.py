@@ -36,7 +36,7 @@ NOW = datetime(2026, 11, 30, 12, 0, 0)
         (
             AekoImprovementPlan,
             {"_id": "p1", "id_external_inventory": 502, "defined_problem": "a", "method": "b",
-             "reasoning": "c", "updated_at": NOW},
+             "reasoning": "c", "unverified_numbers": ["70"], "updated_at": NOW},
         ),
     ],
 )  # fmt: skip

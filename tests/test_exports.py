@@ -732,3 +732,25 @@ def test_a_hostile_sheet_name_in_the_notice_reaches_no_format(plan):
         assert "<script>" not in text and "http" not in text, name
         assert "Atenção: inventário não conferido (conflito)" in text, name
     assert b"http" not in raw_pdf
+
+
+@pytest.mark.parametrize(("lang", "mark"), [("pt", "não verificado"), ("en", "unverified")])
+def test_every_export_names_and_marks_the_figures_with_no_source(lang, mark):
+    unsure = AekoImprovementPlan(
+        id_external_inventory=1,
+        defined_problem="As caldeiras concentram 70% do escopo 1; o diesel, 1.310 t.",
+        method="Trocar 30% do gás por biometano.",
+        reasoning="Corta 2.436,2 t.",
+        unverified_numbers=["70", "2.436,2"],
+    )
+    docx_text = "\n".join(
+        p.text for p in _docx(plan_docx(unsure, title=TITLE, lang=lang)).paragraphs
+    )
+    for text in (
+        plan_markdown(unsure, title=TITLE, lang=lang),
+        docx_text,
+        " ".join(_pdf_text(plan_pdf(unsure, title=TITLE, lang=lang)).split()),
+    ):
+        assert f"70% ({mark})" in text and f"2.436,2 ({mark})" in text
+        assert "1.310 t" in text and f"1.310 ({mark})" not in text  # backed: left alone
+        assert "70, 2.436,2" in text  # the note before the sections lists them

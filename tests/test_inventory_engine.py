@@ -44,8 +44,10 @@ def test_an_ingested_inventory_reaches_the_agents_as_its_digest():
     assert model.calls_for(INVENTORY_ANALYST)[0].tools == (
         "consultar_inventario",
         "calcular_emissoes",
+        "calcular",
     )
-    assert model.calls_for(COORDINATOR)[0].tools == ()
+    # The coordinator computes, it does not query: its figures come from what it was given.
+    assert model.calls_for(COORDINATOR)[0].tools == ("calcular",)
 
 
 def test_a_markdown_table_over_the_budget_is_digested_not_pasted():
@@ -66,7 +68,8 @@ def test_small_markdown_is_passed_as_it_is_without_the_tool():
     AekoInventoryAnalyzer().analyze(markdown, id_external_inventory=1)
     call = model.calls_for(INVENTORY_ANALYST)[0]
     assert markdown in call.messages[-1].text
-    assert call.tools == ("calcular_emissoes",)  # the calculator, never the inventory tool
+    # the calculators, never the inventory tool
+    assert call.tools == ("calcular_emissoes", "calcular")
 
 
 def test_analysts_query_the_run_s_own_inventory_with_the_tool():

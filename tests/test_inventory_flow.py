@@ -73,6 +73,7 @@ def test_plan_usage_is_reported_beside_the_document_not_in_it():
         "defined_problem",
         "method",
         "reasoning",
+        "unverified_numbers",  # an addition to the reference contract: shown marked
         "updated_at",
     }
     assert [call.agent for call in plan.usage.calls][-1] == COORDINATOR

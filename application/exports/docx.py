@@ -82,7 +82,7 @@ def plan_docx(
     if one_line(subtitle):
         document.add_paragraph(one_line(subtitle), style="Subtitle")
     writer = _Writer(document)
-    writer.blocks(parse(notice_markdown(reading, code)))
+    writer.blocks(parse(notice_markdown(reading, code, plan)))
     for heading, text in sections(plan, code):
         document.add_heading(heading, level=1)
         blocks = parse(text)

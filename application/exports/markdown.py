@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 
 from application.exports.actions import action_sections
-from application.exports.labels import footer_line, language, one_line, sections, words
+from application.exports.labels import (
+    footer_line,
+    language,
+    one_line,
+    sections,
+    unverified_note,
+    words,
+)
 from engine.actions.model import PlanActions
 from engine.dto import AekoImprovementPlan
 from engine.inventory.notice import Reading
@@ -30,7 +37,7 @@ def plan_markdown(
     lines = [f"# {md_literal(one_line(title))}", ""]
     if one_line(subtitle):
         lines += [f"*{md_literal(one_line(subtitle))}*", ""]
-    notice = notice_markdown(reading, code)
+    notice = notice_markdown(reading, code, plan)
     if notice:
         lines += [notice, ""]
     for heading, text in sections(plan, code):
@@ -53,11 +60,14 @@ def md_literal(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
-def notice_markdown(reading: Reading | None, lang: str) -> str:
-    """The notice as one bold quoted paragraph, its sheet names sanitized and literal; ''
-    for a reconciled inventory or none known."""
+def notice_markdown(
+    reading: Reading | None, lang: str, plan: AekoImprovementPlan | None = None
+) -> str:
+    """The notices as bold quoted paragraphs, their sheet names sanitized and literal: an
+    inventory that is not reconciled, and the plan's figures with no source; '' for none."""
     notice = reading.notice(language(lang)) if reading is not None else ""
-    return f"> **{md_literal(one_line(notice))}**" if notice else ""
+    unverified = unverified_note(plan, language(lang)) if plan is not None else ""
+    return "\n\n".join(f"> **{md_literal(one_line(n))}**" for n in (notice, unverified) if n)
 
 
 def _demote_headings(text: str) -> str:

@@ -187,7 +187,7 @@ def plan_pdf(
     pdf.ln(3)
 
     writer = _Writer(pdf)
-    writer.blocks(parse(notice_markdown(reading, code)), pdf.l_margin)
+    writer.blocks(parse(notice_markdown(reading, code, plan)), pdf.l_margin)
     for heading, text in sections(plan, code):
         _section_heading(pdf, heading)
         empty = Paragraph((Run(labels["empty"], italic=True),))

@@ -21,6 +21,7 @@ from engine.protocol import PLAN_HEADINGS
 from engine.references import reference_backing
 
 if TYPE_CHECKING:
+    from engine.agents.runner import Evidence
     from engine.inventory import Inventory
 
 # The section labels of a request as a real model reads it. The offline analyst reads the
@@ -111,7 +112,8 @@ def backing(state: RunState) -> list[Backing]:
     tools returned, the attached inventory and the reference tables, in that order (a number
     is credited to the first that holds it). Not the findings: an analyst's number is only
     as good as the source it came from."""
-    items = [Backing(state.get(key, "")) for key in ("request", "history", "summary", "temporal")]
+    keys = ("request", "context", "history", "summary", "temporal")
+    items = [Backing(state.get(key, "")) for key in keys]
     items += [
         Backing(item.text, item.sources, read_whole=_entries(item.sources))
         for item in state.get("evidence", [])
@@ -151,11 +153,14 @@ def plan_rewrite_request(
     )
 
 
-def plan_backing(state: RunState) -> list[Backing]:
+def plan_backing(state: RunState, evidence: Sequence[Evidence] = ()) -> list[Backing]:
     """What a plan's numbers may come from: the computed actions, the inventory as the
-    agents read it, the previous report, the date."""
+    agents read it, the previous report, the date, and what the run's tools returned (the
+    analysts' queries, the coordinator's own calculations: ``evidence`` of this reply)."""
     keys = ("actions_text", "inventory_digest", "request", "context", "temporal")
-    return [Backing(state.get(key, "")) for key in keys if state.get(key)]
+    items = [Backing(state.get(key, "")) for key in keys if state.get(key)]
+    items += [Backing(item.text) for item in (*state.get("evidence", []), *evidence)]
+    return [item for item in items if item.text]
 
 
 def newest_findings(state: RunState) -> dict[str, str]:

@@ -31,16 +31,21 @@ from engine.events import AgentFinished, AgentStarted, GuardrailVerdict, PlanRew
 from engine.graph import context
 from engine.graph.routing import Flow, next_node
 from engine.graph.state import RunState
-from engine.grounding import unbacked
+from engine.grounding import mark_unverified, unbacked
 from engine.inventory.tool import INVENTORY_KEY
+from engine.offline.language import detect_language
 from engine.protocol import PLAN_HEADINGS, Verdict, parse_plan, read_verdict
 
 # The point the guardrail's verdict gains for figures with no source in the run.
 UNBACKED_NUMBERS = (
     "- Números sem fonte nesta execução: {numbers}. Use só números que as ferramentas, o "
-    "inventário anexado, as referências ou a pergunta trouxeram; calcule com "
-    "calcular_emissoes ou consulte com consultar_inventario."
+    "inventário anexado, as referências ou a pergunta trouxeram, ou um passo de conta sobre "
+    "eles; para mais de um passo use calcular; para dados de atividade, calcular_emissoes; "
+    "para o inventário, consultar_inventario."
 )
+# A plan whose only fault is numbers with no source is rewritten once, naming them; then it
+# is returned with them listed (plan.unverified_numbers), never thrown away.
+UNBACKED_PLAN_REWRITES = 1
 
 Node = Callable[[RunState], dict[str, Any]]
 
@@ -172,21 +177,36 @@ def _guardrail(runner: AgentRunner) -> Node:
             context.guardrail_request(state),
             context.structured_guardrail_request(state),
         )
-        verdict = _grounded(read_verdict(reply.text), state)
+        reviewed = read_verdict(reply.text)
+        loose = unbacked(state.get("draft", ""), context.backing(state))
+        verdict = _grounded(reviewed, loose)
         attempt = state.get("attempt", 1)
-        final = verdict.approved or attempt > GUARD_RAIL_MAX_RETRIES
+        last = attempt > GUARD_RAIL_MAX_RETRIES
+        # The reviewer approved and only our number check objects, on the last attempt: the
+        # answer is shown with those numbers marked rather than lost.
+        marked = last and reviewed.approved and not verdict.approved
+        approved = verdict.approved or marked
+        final = approved or last
         target = END if final else ROUTER
         _finished(emit, runner, reply, state, target)
         emit(
             GuardrailVerdict(
-                approved=verdict.approved, reasons=verdict.reasons, attempt=attempt, final=final
+                approved=approved,
+                reasons=verdict.reasons,
+                attempt=attempt,
+                final=final,
+                unverified=tuple(loose) if marked else (),
             )
         )
         update = {**_accounting(runner, reply), "reviewed": True, "next": target}
-        if verdict.approved:
+        if approved:
+            draft = state.get("draft", "")
+            if marked:
+                draft = mark_unverified(draft, loose, detect_language(state["request"]))
             update.update(
                 approved=True,
-                answer=state.get("draft", ""),
+                answer=draft,
+                unverified=tuple(loose) if marked else (),
                 truncated=state.get("draft_truncated", False),
             )
         else:
@@ -198,10 +218,9 @@ def _guardrail(runner: AgentRunner) -> Node:
     return node
 
 
-def _grounded(verdict: Verdict, state: RunState) -> Verdict:
+def _grounded(verdict: Verdict, loose: list[str]) -> Verdict:
     """Whatever the reviewing model said, a number the run never read sends the draft back:
     the check is the engine's, so it holds for every model."""
-    loose = unbacked(state.get("draft", ""), context.backing(state))
     if not loose:
         return verdict
     point = UNBACKED_NUMBERS.format(numbers=", ".join(loose[:8]))
@@ -230,8 +249,9 @@ def _inventory_analyst(runner: AgentRunner) -> Node:
 
 
 def _plan_coordinator(runner: AgentRunner) -> Node:
-    """Writes the plan; a plan missing a section, or quoting a number that neither the
-    computed actions nor the inventory hold, sends only this agent back."""
+    """Writes the plan. A plan missing a section sends only this agent back, up to
+    PLAN_FORMAT_MAX_RETRIES times; a complete plan quoting numbers that nothing the run read
+    supports goes back once, naming them, and then stands with them listed."""
 
     def node(state: RunState) -> dict[str, Any]:
         rewrites = state.get("rewrites", 0)
@@ -239,9 +259,9 @@ def _plan_coordinator(runner: AgentRunner) -> Node:
         unbacked_before = state.get("plan_unbacked", ())
         inventory = _run_inventory()
         if rewrites:
-            request = context.plan_rewrite_request(state, missing_before, unbacked_before)
+            request = context.plan_rewrite_request(state, missing_before, unbacked_before[:8])
             structured = context.structured_plan_rewrite(
-                state, runner.name, missing_before, inventory, unbacked_before
+                state, runner.name, missing_before, inventory, unbacked_before[:8]
             )
         else:
             request = context.agent_request(state, inventory=True, actions=True)
@@ -250,8 +270,12 @@ def _plan_coordinator(runner: AgentRunner) -> Node:
         plan = parse_plan(reply.text)
         loose: tuple[str, ...] = ()
         if state.get("plan_actions") is not None and not plan.missing:
-            loose = tuple(unbacked(reply.text, context.plan_backing(state))[:8])
-        retry = bool(plan.missing or loose) and rewrites < PLAN_FORMAT_MAX_RETRIES
+            backing = context.plan_backing(state, reply.evidence)
+            loose = tuple(unbacked(reply.text, backing))
+        unbacked_rewrites = state.get("unbacked_rewrites", 0)
+        retry = rewrites < PLAN_FORMAT_MAX_RETRIES and bool(
+            plan.missing or (loose and unbacked_rewrites < UNBACKED_PLAN_REWRITES)
+        )
         target = COORDINATOR if retry else END
         _finished(emit, runner, reply, state, target)
         update = {
@@ -272,6 +296,8 @@ def _plan_coordinator(runner: AgentRunner) -> Node:
                 )
             )
             update["rewrites"] = rewrites + 1
+            if loose and not plan.missing:
+                update["unbacked_rewrites"] = unbacked_rewrites + 1
         return update
 
     return node

@@ -35,6 +35,7 @@ class RunState(TypedDict, total=False):
     answer: str
     truncated: bool  # the answer was cut at the token cap: shown flagged, never as complete
     approved: bool
+    unverified: tuple[str, ...]  # numbers of the shown answer no source backs, marked
     reviewed: bool
     plan_answer: str  # the coordinator's last plan text, for a rewrite request
     plan_fields: dict[str, str]
@@ -44,3 +45,4 @@ class RunState(TypedDict, total=False):
     actions_text: str  # the same as the text a model reads
     inventory_digest: str  # the inventory's digest, backing the plan's own figures
     rewrites: int
+    unbacked_rewrites: int  # rewrites asked only for numbers with no source
