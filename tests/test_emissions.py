@@ -724,6 +724,8 @@ def test_the_tool_is_bound_to_the_analysts_in_both_flows(user, session):
     Aeko.config(fast_model=model, slow_model=model)
     markdown = "| Fonte | t CO2e |\n|---|---|\n| Caldeira | 10 |"
     AekoInventoryAnalyzer().analyze(markdown, id_external_inventory=1)
+    # Beside it, the arithmetic calculator (figures of more than one step); the coordinator
+    # has only that one: it computes with what it was given and converts no activity data.
     for analyst in (INVENTORY_ANALYST, POLLUTANTS_ANALYST, GREEN_GASES_ANALYST):
-        assert model.calls_for(analyst)[0].tools == ("calcular_emissoes",)
-    assert model.calls_for(COORDINATOR)[0].tools == ()
+        assert model.calls_for(analyst)[0].tools == ("calcular_emissoes", "calcular")
+    assert model.calls_for(COORDINATOR)[0].tools == ("calcular",)
