@@ -20,15 +20,20 @@ a number the run cannot account for. The rules, all of them here:
    Campinas boiler's row and Scope 1's line) is judged among those few numbers, so
    "74% do escopo 1" is the boiler over Scope 1 however many other ratios the run read.
 5. **Not by chance.** An arithmetic match counts only when it is specific: within 20 times the
-   number's precision on either side, at most two results of that kind of step fall. Where
-   results are dense (many numbers read, a coarse figure such as "86%" against hundreds of
-   ratios), a made-up figure would match by chance more than one time in ten, so the match
-   proves nothing and the number stays unbacked.
+   number's precision on either side, at most two results of that kind of step fall (four
+   among the few figures a sentence names). Where results are dense (many numbers read, a
+   coarse figure such as "86%" against hundreds of ratios), a made-up figure would match by
+   chance more than one time in ten, so the match proves nothing and the number stays
+   unbacked. A whole number with trailing zeros is judged exact first (700 ± 0,5), then as a
+   rounding (700 ± 5). Money (R$ …) is never a mass changed in unit.
 6. **Bounded.** Pairs are formed over the first 150 numbers read and triples over the first
    40, in the order the run read them (the user's words and the tools first), so the check
    costs milliseconds whatever the run read.
-7. **Free.** Small counts and ordinals (0 to 10: "3 fontes", "Escopo 1") need no source. A
-   date's year is a year: "01/08/2025" backs, and needs, 2025. A year is not an operand.
+7. **Free.** Small counts and ordinals (0 to 10: "3 fontes", "Escopo 1") need no source, and
+   neither do the numbers of laws and articles ("Lei nº 15.042", "arts. 29–30") or the days
+   of dates in words. A date's year is a year: "01/08/2025" backs, and needs, 2025. Years,
+   durations ("100 anos") and those names are never operands. A draft's numbers are read in
+   the draft's own notation when its unambiguous numbers agree on one.
 """
 
 from __future__ import annotations
