@@ -10,10 +10,13 @@ download: a text cell a spreadsheet would run as a formula gets a leading quote.
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
+import numpy as np
 import pandas as pd
+from pandas._libs import lib
 
 # A link target, with at most one level of balanced parentheses (Wikipedia-style URLs).
 _TARGET = r"\((?:[^()\n]|\([^()\n]{0,200}\)){0,2000}\)"
@@ -83,10 +86,26 @@ def csv_safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
     for position in range(safe.shape[1]):
         column = safe.iloc[:, position]
         if _is_text(column):
-            safe.isetitem(position, column.astype(object).map(csv_safe))
+            safe.isetitem(position, _csv_safe_column(column))
     safe.columns = _safe_labels(safe.columns)
     safe.index = _safe_labels(safe.index)
     return safe
+
+
+def _csv_safe_column(column: pd.Series) -> pd.Series:
+    """``column.astype(object).map(csv_safe)``, deciding once per distinct text (a table of
+    100,000 rows repeats its labels; only text can change)."""
+    cells = column.astype(object).to_numpy(dtype=object)
+    is_text = np.fromiter(
+        map(isinstance, cells, itertools.repeat(str)), dtype=bool, count=len(cells)
+    )
+    safe = cells.copy()
+    if is_text.any():
+        codes, distinct = pd.factorize(cells[is_text])
+        safe[is_text] = np.array([csv_safe(text) for text in distinct], dtype=object)[codes]
+    # The dtype ``Series.map`` gives its result (``lib.map_infer`` converts the objects the
+    # same way): str for text only, int64 for integers only, object otherwise.
+    return pd.Series(lib.maybe_convert_objects(safe), index=column.index, name=column.name)
 
 
 def _is_text(column: pd.Series) -> bool:

@@ -1151,7 +1151,9 @@ def _stated_bases(their_gas: pd.Series, rows: pd.Index) -> tuple[np.ndarray, np.
     co2 = frame[frame["gas"] == "CO2"].groupby("row")["value"].sum()
     # A row of a long table that holds only a fuel's CH4 or N2O says nothing of its CO2:
     # judged against the CO2 band, 37,000 L of diesel would "imply" 0.02 kg/L.
-    trace = frame.groupby("row")["gas"].agg(lambda g: set(g) <= _TRACE_GASES)
+    # (one vectorised "any gas outside CH4/N2O" per row: a Python lambda per group took 5 s
+    # on 100,000 rows)
+    trace = ~(~frame["gas"].isin(_TRACE_GASES)).groupby(frame["row"]).any()
     frame = frame[~frame["row"].map(trace).fillna(False).astype(bool)]
     everything = frame.groupby("row")["value"].sum()
     has_co2 = rows.isin(co2.index)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -577,7 +578,7 @@ def _sheet_check(  # noqa: PLR0917 - the sheet's whole reading, in the order it 
     if original.summaries:
         evidence.append(_summary_evidence(original.summaries))
     latest = _latest_year(canonical)
-    rows = canonical if latest is None else canonical[canonical[F.YEAR].astype(str) == latest]
+    rows = canonical if latest is None else canonical[map_unique(canonical[F.YEAR], str) == latest]
     market = rows[F.REPORTING] == F.SCOPE2_MARKET  # a market-based sheet: its own figure
     computed = float(rows[F.EMISSIONS_TCO2E].sum() + rows.loc[market, F.MEMO_TCO2E].sum())
     stated = None
@@ -612,8 +613,10 @@ def _summary_evidence(summaries: dict[int, tuple[str, ...]]) -> Evidence:
 
 
 def _latest_year(canonical: pd.DataFrame) -> str | None:
-    years = canonical[F.YEAR].dropna().astype(str) if F.YEAR in canonical else pd.Series()
-    return max(years) if years.nunique() > 1 else None
+    if F.YEAR not in canonical:
+        return None
+    years = {str(y) for y in pd.unique(canonical[F.YEAR].dropna())}  # distinct, not per row
+    return max(years) if len(years) > 1 else None
 
 
 def _stated_for_year(stated_last, latest, *, roles, parts, reading, gwp_set):
@@ -688,19 +691,19 @@ def _base_rows(
     biogenic_factor: float | pd.Series | None = None,
 ) -> pd.DataFrame:
     """One row per data row: everything but the emissions."""
-    base = pd.DataFrame(index=table.body.index)
-    base["sheet"] = table.sheet
-    base["row"] = table.rows().to_numpy()
+    # One frame from all its columns (a column set at a time was 14 insertions a sheet).
+    columns: dict[str, object] = {"sheet": table.sheet, "row": table.rows().to_numpy()}
     for name in _DESCRIPTIVE:
         column = roles.by_field.get(name)
-        base[name] = map_unique(table.body[column], _text) if column else None
+        columns[name] = map_unique(table.body[column], _text) if column else None
     quantity = roles.by_field.get(F.QUANTITY)
-    base[F.QUANTITY] = numbers[quantity] if quantity else np.nan
+    columns[F.QUANTITY] = numbers[quantity] if quantity else np.nan
     biogenic = roles.by_field.get(F.BIOGENIC_CO2)
     factor = biogenic_factor if biogenic_factor is not None else mass_factor(biogenic or "")
-    base[F.BIOGENIC_CO2] = (
+    columns[F.BIOGENIC_CO2] = (
         numbers[biogenic] * (1.0 if factor is None else factor) if biogenic else np.nan
     )
+    base = pd.DataFrame(columns, index=table.body.index)
     _fill_context(base, table)
     if _operates_the_grid(table):
         _losses_of_own_grid(base, table.sheet, findings)
@@ -759,9 +762,8 @@ def _reclassify_losses(base: pd.DataFrame, sheet: str, findings: list[Finding]) 
     fugitives. A workbook that files either under Scope 2 is corrected, and told so."""
     named = base[F.CATEGORY].fillna(base[F.SOURCE]) if F.SOURCE in base else base[F.CATEGORY]
     category = map_unique(named, F.category_of)
-    wrong = (base[F.SCOPE] == "2") & category.map(
-        lambda c: isinstance(c, tuple) and c[1] in _NOT_SCOPE_2
-    ).fillna(False).astype(bool)
+    misfiled = map_unique(named, lambda v: _not_scope_2(F.category_of(v)))
+    wrong = (base[F.SCOPE] == "2") & misfiled.fillna(False).astype(bool)
     if not wrong.any():
         return
     base.loc[wrong, F.SCOPE] = category[wrong].map(lambda c: c[0])
@@ -774,6 +776,10 @@ def _reclassify_losses(base: pd.DataFrame, sheet: str, findings: list[Finding]) 
         "(category 3) and refrigerant losses are fugitive emissions (Scope 1).",
         sheet, rows,
     ))  # fmt: skip
+
+
+def _not_scope_2(category: tuple[str, str] | None) -> bool:
+    return isinstance(category, tuple) and category[1] in _NOT_SCOPE_2
 
 
 def _emission_rows(  # noqa: PLR0917
@@ -929,11 +935,12 @@ def _fill_context(base: pd.DataFrame, table: SheetTable) -> None:
     from_category = from_category.astype(object)
     scope = scope.fillna(from_category)
     if table.lineage:  # coded rows: the subtotals above say the scope and category
-        lineage = base["row"].map(table.lineage)
-        scope = scope.fillna(lineage.map(_scope_of_lineage, na_action="ignore"))
+        # once per sheet row, not per melted row (a row per year: 31 times the work)
+        rows = base["row"]
+        scope = scope.fillna(rows.map(_per_row(table.lineage, _scope_of_lineage)))
         if base[F.CATEGORY].isna().any():
             base[F.CATEGORY] = base[F.CATEGORY].fillna(
-                lineage.map(_category_of_lineage, na_action="ignore")
+                rows.map(_per_row(table.lineage, _category_of_lineage))
             )
             scope = scope.fillna(
                 map_unique(base[F.CATEGORY], lambda c: (F.category_of(c) or (None,))[0])
@@ -958,11 +965,18 @@ def _fill_context(base: pd.DataFrame, table: SheetTable) -> None:
         base[F.YEAR] = map_unique(base[F.YEAR], lambda y: str(y)[:4] if y else None)
 
 
-def _scope_of_lineage(labels: list[str]) -> str | None:
+def _per_row(lineage: dict[int, list[str]], func) -> pd.Series:
+    """``func`` of each row's lineage, by sheet row (a row without one maps to NaN)."""
+    return pd.Series({row: func(tuple(labels)) for row, labels in lineage.items()}, dtype=object)
+
+
+@lru_cache(maxsize=16_384)  # lineages repeat across the sheets of a workbook (one per year)
+def _scope_of_lineage(labels: tuple[str, ...]) -> str | None:
     return next((found for label in labels if (found := F.parse_scope(label))), None)
 
 
-def _category_of_lineage(labels: list[str]) -> str | None:
+@lru_cache(maxsize=16_384)
+def _category_of_lineage(labels: tuple[str, ...]) -> str | None:
     for label in labels:
         known = F.category_of(label)
         if known:

@@ -101,6 +101,7 @@ def is_year(value: object) -> bool:
     return False
 
 
+@lru_cache(maxsize=16_384)  # headers are asked about by every step of a sheet's reading
 def year_of_header(column: str) -> str | None:
     """'1990', 'Emissões (Gg) / 2020' -> the year the (last row of the) header names."""
     match = _YEAR_HEADER.match(column.rsplit(HEADER_JOIN, 1)[-1].strip())
@@ -113,6 +114,7 @@ def year_in_text(text: str) -> str | None:
     return found.group(0) if found else None
 
 
+@lru_cache(maxsize=16_384)  # a pure function of the text (Match is frozen): asked per step
 def match_header(header: str) -> Match | None:
     """The best canonical field for a header, or None.
 
@@ -174,6 +176,11 @@ def scope2_method_of(text: object) -> str | None:
     """'Eletricidade (localização)' -> 'location'; 'escolha de compra' -> 'market'."""
     if not isinstance(text, str) or not text.strip():
         return None
+    return _scope2_method_of_text(text)
+
+
+@lru_cache(maxsize=65_536)  # headers, sheet names and row labels repeat
+def _scope2_method_of_text(text: str) -> str | None:
     folded = words(text)
     if _MARKET.search(folded):
         return MARKET
@@ -182,6 +189,7 @@ def scope2_method_of(text: object) -> str | None:
     return None
 
 
+@lru_cache(maxsize=16_384)
 def gas_in_header(text: str) -> str | None:
     """A gas a header names as a word or two: 'co2 t' -> CO2, 'hfc 134a kg' -> HFC134a."""
     tokens = text.split()
@@ -214,7 +222,12 @@ def parse_scope(value: object) -> str | None:
         return None
     if isinstance(value, int | float):
         return str(int(value)) if value in (1, 2, 3) else None
-    match = _SCOPE_WORDS.match(words(str(value)))
+    return _scope_of_text(str(value))
+
+
+@lru_cache(maxsize=65_536)  # a scope column repeats a few values; labels repeat per year
+def _scope_of_text(text: str) -> str | None:
+    match = _SCOPE_WORDS.match(words(text))
     return match.group(1) if match else None
 
 
@@ -297,6 +310,7 @@ def is_unit_text(text: object) -> bool:
     return isinstance(text, str) and bool(UNIT_CELL.match(words(text)))
 
 
+@lru_cache(maxsize=16_384)  # every header, at every step of a sheet's reading
 def month_of_header(column: str) -> tuple[int, str | None] | None:
     """'Jan', 'janeiro', 'jan/24', 'Jan 2024' -> (1, None / '2024'). A units row joined
     under the month ('Jan / L') names the month all the same."""
@@ -319,5 +333,6 @@ _DATE_HEADER = re.compile(
 )
 
 
+@lru_cache(maxsize=16_384)
 def is_date_header(name: str) -> bool:
     return bool(_DATE_HEADER.match(words(name.rsplit(HEADER_JOIN, maxsplit=1)[-1])))

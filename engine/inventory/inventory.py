@@ -151,9 +151,10 @@ class Inventory:
         )
         return analytics.with_gwp_set(frame.reset_index(names=field_name), self.gwp_set)
 
-    def to_markdown(self) -> str:
-        """The full canonical table. Text that could be read as a formula is quoted."""
-        safe = self.table.copy()
+    def to_markdown(self, max_rows: int | None = None) -> str:
+        """The full canonical table (its first ``max_rows`` rows: a preview, whose columns are
+        as wide as those rows need). Text that could be read as a formula is quoted."""
+        safe = (self.table if max_rows is None else self.table.head(max_rows)).copy()
         for column in safe.columns:
             if not pd.api.types.is_numeric_dtype(safe[column]):
                 safe[column] = safe[column].map(_safe_cell).astype(object)

@@ -229,6 +229,14 @@ def choose_reading(  # noqa: PLR0917
     bio_options = [False, True] if biogenic is not None and biogenic.notna().any() else [False]
     mont_options = [True, False] if _any_montreal(parts) else [True]
     stated = total.astype("float64")
+    # Numpy arrays by position (every series is of the same body rows): a reading is tried
+    # for every unit, GWP set and option, and pandas' alignment on each was most of the time
+    # of a sheet of a national workbook.
+    index = stated.index
+    stated_v = stated.to_numpy(dtype="float64")
+    rows_v = _on(rows, index)
+    bio_v = _on(biogenic.fillna(0.0), index) if biogenic is not None else None
+    weights: dict[tuple, np.ndarray | float] = {}
     best: tuple[tuple, Reading] | None = None
     for shared, flip, tf, source, bio, mont in itertools.product(
         shared_factors, flips, total_factors, sets, bio_options, mont_options
@@ -240,19 +248,20 @@ def choose_reading(  # noqa: PLR0917
             )
             for p in parts
         }
-        ours = _row_sums(parts, choice, source, ch4_origin, include_montreal=mont)
+        ours = _row_sums_array(parts, choice, (source, ch4_origin, mont), index, weights)
         if bio:
-            ours = ours.add(biogenic.fillna(0.0), fill_value=0.0)
-        theirs = stated * tf
-        both = ours.notna() & theirs.notna()
+            assert bio_v is not None
+            ours = _add_filled(ours, bio_v)
+        theirs = stated_v * tf
+        both = ~np.isnan(ours) & ~np.isnan(theirs)
         hits = agrees(ours[both], theirs[both])
-        error = _relative_error(ours[both][hits], theirs[both][hits])
+        error = _relative_error_array(ours[both][hits], theirs[both][hits])
         # the closest reading wins; ties (rounding noise) go to what the header says, then
         # the chosen GWP set, then the GHG rules
         score = (int(hits.sum()), -round(error, 4), shared in (None, 1.0), not flip,
                  tf == (total_factor or 1.0), source == gwp_set, not bio, mont)  # fmt: skip
         if best is None or score > best[0]:
-            bad = tuple(sorted({int(r) for r in rows[both][~hits.to_numpy()]}))
+            bad = tuple(sorted({int(r) for r in rows_v[both][~hits]}))
             best = (
                 score,
                 Reading(
@@ -272,11 +281,59 @@ def choose_reading(  # noqa: PLR0917
     return best[1]
 
 
-def _relative_error(ours: pd.Series, theirs: pd.Series) -> float:
-    if ours.empty:
+def _add_filled(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``Series.add(other, fill_value=0.0)`` on aligned arrays: missing only where both are."""
+    both_missing = np.isnan(a) & np.isnan(b)
+    summed = np.where(np.isnan(a), 0.0, a) + np.where(np.isnan(b), 0.0, b)
+    return np.where(both_missing, np.nan, summed)
+
+
+def _on(series: pd.Series, index: pd.Index) -> np.ndarray:
+    """The series' values in ``index`` order (the same rows: no reindexing in practice)."""
+    if not (series.index is index or series.index.equals(index)):
+        series = series.reindex(index)
+    return series.to_numpy()
+
+
+def _as_array(value, index: pd.Index) -> np.ndarray | float:
+    return _on(value, index).astype("float64") if isinstance(value, pd.Series) else value
+
+
+def _row_sums_array(
+    parts: list[Part],
+    choice: dict,
+    gwp_of: tuple[str, Ch4Origin, bool],
+    index: pd.Index,
+    weights: dict[tuple, np.ndarray | float],
+) -> np.ndarray:
+    """Each row's t CO2e under a reading, by position; a part's GWP weights are computed
+    once per GWP set."""
+    source, ch4_origin, include_montreal = gwp_of
+    total = None
+    for i, part in enumerate(parts):
+        factor, co2e = choice[part.column]
+        value = _as_array(part.values, index) * _as_array(factor, index)
+        if not co2e:
+            key = (i, "gwp", source, include_montreal)
+            if key not in weights:
+                gwps = _gwp_of(part.gas, source, ch4_origin, include_montreal)
+                weights[key] = _as_array(gwps, index)
+            value = value * weights[key]
+        elif not include_montreal and part.gas is not None:
+            key = (i, "kyoto")
+            if key not in weights:
+                weights[key] = _as_array(_co2e_kyoto_share(part.gas), index)
+            value = value * weights[key]
+        total = value if total is None else _add_filled(total, value)
+    assert total is not None
+    return total
+
+
+def _relative_error_array(ours: np.ndarray, theirs: np.ndarray) -> float:
+    if not len(ours):
         return 0.0
-    scale = np.maximum(np.maximum(ours.abs(), theirs.abs()), _ABSOLUTE)
-    return float(((ours - theirs).abs() / scale).mean())
+    scale = np.maximum(np.maximum(np.abs(ours), np.abs(theirs)), _ABSOLUTE)
+    return float((np.abs(ours - theirs) / scale).mean())
 
 
 def _any_montreal(parts: list[Part]) -> bool:
@@ -301,22 +358,6 @@ def _gwp_of(gas, source: str, ch4_origin: Ch4Origin, include_montreal: bool):
     if isinstance(gas, pd.Series):
         return pd.to_numeric(map_unique(gas, one), errors="coerce")
     return one(gas)
-
-
-def _row_sums(
-    parts: list[Part], choice: dict, source: str, ch4_origin: Ch4Origin, *, include_montreal
-) -> pd.Series:
-    total = None
-    for part in parts:
-        factor, co2e = choice[part.column]
-        value = part.values * factor
-        if not co2e:
-            value = value * _gwp_of(part.gas, source, ch4_origin, include_montreal)
-        elif not include_montreal and part.gas is not None:
-            value = value * _co2e_kyoto_share(part.gas)
-        total = value if total is None else total.add(value, fill_value=0.0)
-    assert total is not None
-    return total
 
 
 def _co2e_kyoto_share(gas):
@@ -516,24 +557,28 @@ def subtotal_evidence(
     # pairs, and a pandas lookup for each was half of its load.
     matrix = np.column_stack([parse(rows[c]).to_numpy(dtype=float) for c in columns])
     position = {int(r): i for i, r in enumerate(rows.index)}
-    compared = agreeing = 0
-    bad = []
+    # Every parent at once: its children's rows laid end to end, summed per parent with one
+    # reduceat (numpy calls per parent were most of the check on a national workbook).
+    parents_at, kids_at, starts = [], [], []
     for parent, kids in children.items():
         at = position.get(int(parent))
         kid_positions = [position[k] for k in kids if k in position]
         if at is None or not kid_positions:
             continue
-        stated = matrix[at]
-        items = matrix[kid_positions]
-        summed = np.nansum(items, axis=0)
-        valid = ~np.isnan(stated) & ~np.isnan(items).all(axis=0)
-        if not valid.any():
-            continue
-        hits = agrees(stated[valid], summed[valid])
-        compared += int(valid.sum())
-        agreeing += int(hits.sum())
-        if not hits.all():
-            bad.append(parent)
+        parents_at.append((parent, at))
+        starts.append(len(kids_at))
+        kids_at.extend(kid_positions)
+    if not parents_at:
+        return None
+    items = matrix[kids_at]
+    missing = np.isnan(items)
+    summed = np.add.reduceat(np.where(missing, 0.0, items), starts, axis=0)
+    stated = matrix[[at for _, at in parents_at]]
+    valid = ~np.isnan(stated) & ~np.logical_and.reduceat(missing, starts, axis=0)
+    hits = agrees(stated, summed) & valid
+    compared, agreeing = int(valid.sum()), int(hits.sum())
+    bad = [parent for (parent, _), v, h in zip(parents_at, valid, hits, strict=True)
+           if (v & ~h).any()]  # fmt: skip
     if not compared:
         return None
     pt = (

@@ -139,15 +139,17 @@ def _without_summaries(sheets, checks, findings, skipped) -> list[SheetData]:
     # Each sheet is summed against all the others: concatenating only the two columns read
     # keeps that cheap for a workbook of 31 sheets (the same rows in the same order).
     slim = {id(s): s.table.reindex(columns=[F.SCOPE, F.EMISSIONS_TCO2E]) for s in sheets}
+    scopes = {key: set(frame[F.SCOPE].fillna("?").unique()) for key, frame in slim.items()}
     for sheet in sorted(sheets, key=lambda s: not _SUMMARY_NAME.search(F.words(s.name))):
         others = [s for s in kept if s is not sheet]
         if not others or sheet.table.empty:
             continue
         ours = _scope_totals([slim[id(sheet)]])
+        their_scopes = set().union(*(scopes[id(s)] for s in others))
+        if "?" in ours.index or not set(ours.index) <= their_scopes:
+            continue  # decided before the others' rows are summed (31 sheets: 31 sums of 30)
         theirs = _scope_totals([slim[id(s)] for s in others])
         named = bool(_SUMMARY_NAME.search(F.words(f"{sheet.name} {sheet.title}")))
-        if "?" in ours.index or not set(ours.index) <= set(theirs.index):
-            continue
         hits = agrees(ours.to_numpy(), theirs.loc[ours.index].to_numpy())
         if not (hits.all() or named):
             continue
