@@ -170,6 +170,10 @@ def says_co2e(text: str) -> bool:
 
 _LOCATION = re.compile(r"localizacao|\blocation\b|\blb\b")
 _MARKET = re.compile(r"escolha de compra|(?:baseada em|abordagem de) mercado|\bmarket\b|\bmb\b")
+# "Emissões – mercado (tCO2e)": beside emissions, "mercado" alone is the market-based method;
+# "mercado livre / cativo / regulado" (ACL, ACR) is how the energy was contracted, not a method.
+_MERCADO = re.compile(r"\bmercado\b(?! (?:livre|cativo|regulado|acl|acr)\b)")
+_SAYS_EMISSIONS = re.compile(r"\bemisso\w*|\bemissions?\b|\btco2|\bco2e\b")
 
 
 def scope2_method_of(text: object) -> str | None:
@@ -182,7 +186,7 @@ def scope2_method_of(text: object) -> str | None:
 @lru_cache(maxsize=65_536)  # headers, sheet names and row labels repeat
 def _scope2_method_of_text(text: str) -> str | None:
     folded = words(text)
-    if _MARKET.search(folded):
+    if _MARKET.search(folded) or (_SAYS_EMISSIONS.search(folded) and _MERCADO.search(folded)):
         return MARKET
     if _LOCATION.search(folded):
         return LOCATION
