@@ -1,6 +1,6 @@
 """Chat quality: the eval question set run against a configured model, scored per group.
 
-    .venv/bin/python -m bench.eval [--model MODEL] [--set main|holdout] [--group GROUP ...]
+    .venv/bin/python -m bench.eval [--model MODEL] [--set main|holdout|blind] [--group GROUP ...]
         [--answers]
 
 ``--model`` is a Gemini model id (key from GEMINI_API_KEY or GOOGLE_API_KEY), any
@@ -8,7 +8,9 @@
 ``offline`` (the default): the deterministic offline analyst that CI scores. The same model
 serves both tiers. The questions and their machine checks are tests/eval/questions.toml and
 tests/eval/checks.py; ``--set holdout`` runs tests/eval/holdout.toml instead, the held-out
-questions never used to tune the engine. Prints one JSON object: the model (and the set,
+questions never used to tune the engine, and ``--set blind`` the frozen blind set
+tests/eval/blind.toml (written by someone who never read the analyst; some of its questions
+attach tests/data/blind_inventory.xlsx). Prints one JSON object: the model (and the set,
 if not the main one), the total score, each group's score and count, every failure with its
 reasons (and answer, with ``--answers``), elapsed seconds.
 """

@@ -1,8 +1,9 @@
 """Runs the question set through the real engine and scores each answer.
 
 The model is whatever ``Aeko`` is configured with: the offline analyst in CI, any provider
-in ``bench/eval.py``. Expected figures of the sample inventory are read here from the
-workbook itself with openpyxl, never through ``engine.inventory``.
+in ``bench/eval.py``. Expected figures of the sample inventory and of the blind set's
+workbook are read here from the workbooks themselves with openpyxl, never through
+``engine.inventory``.
 """
 
 from __future__ import annotations
@@ -24,8 +25,13 @@ ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS = Path(__file__).with_name("questions.toml")
 # Held-out questions, never used to tune the engine: a measure of generalisation, not a gate.
 HOLDOUT = Path(__file__).with_name("holdout.toml")
-SETS = {"main": QUESTIONS, "holdout": HOLDOUT}
+# Written by a helper that never read the analyst's code, then frozen (tests/test_eval_blind.py).
+BLIND = Path(__file__).with_name("blind.toml")
+SETS = {"main": QUESTIONS, "holdout": HOLDOUT, "blind": BLIND}
 SAMPLE = ROOT / "assets" / "sample_inventory.xlsx"
+# A workbook the analyst has not seen; tests/eval/make_blind_inventory.py writes it.
+BLIND_INVENTORY = ROOT / "tests" / "data" / "blind_inventory.xlsx"
+ATTACHMENTS = {"sample": SAMPLE, "blind": BLIND_INVENTORY}
 GROUPS = (
     "concept",
     "calculation",
@@ -93,7 +99,7 @@ def _validate(question: Question) -> None:
         f"group {question.group!r}" if question.group not in GROUPS else "",
         f"lang {question.lang!r}" if question.lang not in ("pt", "en") else "",
         f"expect {question.expect!r}" if question.expect not in _EXPECTS else "",
-        f"attach {question.attach!r}" if question.attach not in (None, "sample") else "",
+        f"attach {question.attach!r}" if question.attach not in (None, *ATTACHMENTS) else "",
     ]
     if any(problems):
         raise ValueError(f"{question.id}: " + ", ".join(p for p in problems if p))
@@ -160,11 +166,155 @@ def _gases(figures: dict[str, float], header: list[str], row: list[Any], ar5: An
         figures["biogenic_co2"] += float(cells["CO2 biogênico (t)"])
 
 
+# --- the blind inventory's figures, straight from its cells -------------------------------
+
+# AR6 WG1 table 7.15: methane of non-fossil and of fossil origin; any methane GWP an AR6
+# recalculation may pick (27.0, the general 27.9, 29.8) lies between the two.
+AR6_CH4_NON_FOSSIL, AR6_CH4_FOSSIL = 27.0, 29.8
+# Refrigerant blends by mass (ASHRAE 34): their GWP is the weighted sum of their HFCs'.
+BLENDS = {
+    "R-404A": {"HFC125": 0.44, "HFC143a": 0.52, "HFC134a": 0.04},
+    "R-410A": {"HFC32": 0.5, "HFC125": 0.5},
+    "HFC-134a": {"HFC134a": 1.0},
+    "SF6": {"SF6": 1.0},
+}
+
+
+def _table(sheet: Any, first_header: str) -> tuple[list[str], list[list[Any]], int]:
+    """The header starting with ``first_header``, its rows up to the 'TOTAL' row, and
+    where the table ends (the row index after its last row)."""
+    rows = [list(row) for row in sheet.iter_rows(values_only=True)]
+    at = next(i for i, row in enumerate(rows) if row and row[0] == first_header)
+    header = [str(cell or "") for cell in rows[at]]
+    body = []
+    for i in range(at + 1, len(rows)):
+        row = rows[i]
+        if row[0] is None or str(row[0]).upper().startswith("TOTAL"):
+            return header, body, i
+        body.append(row)
+    return header, body, len(rows)
+
+
+@cache
+def blind_rows(path: Path = BLIND_INVENTORY) -> dict[str, list[dict[str, Any]]]:
+    """Each table of the blind workbook as dicts of header → cell: 'scope1' (the Scope 1
+    sheet up to its TOTAL row), 'montreal' (the table after it), 'scope2', 'scope3'."""
+    book = openpyxl.load_workbook(path, data_only=True, read_only=True)
+    tables: dict[str, list[dict[str, Any]]] = {}
+    sheet1 = book["Escopo 1"]
+    header, body, _ = _table(sheet1, "Instalação")
+    tables["scope1"] = [dict(zip(header, row, strict=False)) for row in body]
+    rows = [list(row) for row in sheet1.iter_rows(values_only=True)]
+    after = next(i for i, row in enumerate(rows) if str(row[0] or "").startswith("Gases contr"))
+    header = [str(cell or "") for cell in rows[after + 1]]
+    tables["montreal"] = [
+        dict(zip(header, row, strict=False)) for row in rows[after + 2 :] if row[0] is not None
+    ]
+    for name, sheet, first in (("scope2", "Escopo 2", "Instalação"), ("scope3", "Escopo 3",
+                                                                       "Categoria")):  # fmt: skip
+        header, body, _ = _table(book[sheet], first)
+        tables[name] = [dict(zip(header, row, strict=False)) for row in body]
+    return tables
+
+
+def _num(value: Any) -> float:
+    return float(value or 0)
+
+
+@cache
+def blind_figures(path: Path = BLIND_INVENTORY) -> dict[str, float]:
+    """The blind workbook's figures, summed from its rows (t, t CO2e or %, AR5 as written).
+
+    Names: total (Scopes 1 + 2 location + 3), total_market, scope1, scope2_location,
+    scope2_market, scope3, scope1:<site>, scope12:<site> (Scope 1 + Scope 2 location),
+    scope2_location:<site>, scope2_market:<site>, category:<Scope 1 category>,
+    scope3:<category number>, source:<source> (summed over sites), co2_t, ch4_t, ch4_tco2e,
+    n2o_t, n2o_tco2e, fgas_tco2e (HFCs and SF6), hfc_tco2e, sf6_kg, effluent_ch4_t,
+    effluent_ch4_tco2e, biogenic_co2, montreal_t, montreal_tco2e, top1..3 (largest Scope 1
+    rows), share:<...> (%), scope1_ar6_low/high and delta_ar6_low/high (Scope 1 recomputed
+    with AR6 GWPs, methane between its non-fossil and fossil values).
+    """
+    from globalwarmingpotentials import as_frame
+
+    ar6 = as_frame()["AR6GWP100"]
+    tables = blind_rows(path)
+    f: dict[str, float] = defaultdict(float)
+    row_totals = []
+    ar6_low = ar6_high = 0.0
+    for row in tables["scope1"]:
+        total, site = _num(row["Total (tCO2e)"]), str(row["Instalação"])
+        category, gas = str(row["Categoria"]), str(row["Combustível / gás"])
+        co2, ch4, n2o = (_num(row[c]) for c in ("CO2 fóssil (t)", "CH4 (t)", "N2O (t)"))
+        row_totals.append(total)
+        f["scope1"] += total
+        f[f"scope1:{site}"] += total
+        f[f"scope12:{site}"] += total
+        f[f"category:{category}"] += total
+        f[f"source:{row['Fonte emissora']}"] += total
+        f["co2_t"] += co2
+        f["ch4_t"] += ch4
+        f["n2o_t"] += n2o
+        f["biogenic_co2"] += _num(row["CO2 biogênico (t)"])
+        if category == "Efluentes":
+            f["effluent_ch4_t"] += ch4
+        fgas = _num(row["HFCs e SF6 (tCO2e)"])
+        f["fgas_tco2e"] += fgas
+        if gas in BLENDS and gas != "SF6":
+            f["hfc_tco2e"] += fgas
+        if gas == "SF6":
+            f["sf6_kg"] += _num(row["Quantidade"])
+        ar6_fgas = (
+            _num(row["Quantidade"]) / 1e3 * sum(w * float(ar6[c]) for c, w in BLENDS[gas].items())
+            if gas in BLENDS
+            else 0.0
+        )
+        rest = co2 + n2o * float(ar6["N2O"]) + ar6_fgas
+        ar6_low += rest + ch4 * AR6_CH4_NON_FOSSIL
+        ar6_high += rest + ch4 * AR6_CH4_FOSSIL
+    f["ch4_tco2e"] = f["ch4_t"] * 28
+    f["n2o_tco2e"] = f["n2o_t"] * 265
+    f["effluent_ch4_tco2e"] = f["effluent_ch4_t"] * 28
+    for row in tables["montreal"]:
+        f["montreal_t"] += _num(row["Quantidade (kg)"]) / 1e3
+        f["montreal_tco2e"] += _num(row["Emissões (tCO2e)"])
+    for row in tables["scope2"]:
+        site = str(row["Instalação"])
+        location = _num(row["Emissões – localização (tCO2e)"])
+        market = _num(row["Emissões – mercado (tCO2e)"])
+        f["scope2_location"] += location
+        f["scope2_market"] += market
+        f[f"scope2_location:{site}"] += location
+        f[f"scope2_market:{site}"] += market
+        f[f"scope12:{site}"] += location
+    for row in tables["scope3"]:
+        number = str(row["Categoria"]).split()[1]
+        f[f"scope3:{number}"] += _num(row["Emissões (tCO2e)"])
+        f["scope3"] += _num(row["Emissões (tCO2e)"])
+    f["total"] = f["scope1"] + f["scope2_location"] + f["scope3"]
+    f["total_market"] = f["scope1"] + f["scope2_market"] + f["scope3"]
+    for rank, value in enumerate(sorted(row_totals, reverse=True)[:3], start=1):
+        f[f"top{rank}"] = value
+    for scope in ("scope1", "scope2_location", "scope3"):
+        f[f"share:{scope}"] = 100 * f[scope] / f["total"]
+    f["share:scope2_market"] = 100 * f["scope2_market"] / f["total_market"]
+    f["share:mobile_in_scope1"] = 100 * f["category:Combustão móvel"] / f["scope1"]
+    f["share:top1_in_scope1"] = 100 * f["top1"] / f["scope1"]
+    f["scope1_ar6_low"], f["scope1_ar6_high"] = ar6_low, ar6_high
+    f["delta_ar6_low"], f["delta_ar6_high"] = ar6_low - f["scope1"], ar6_high - f["scope1"]
+    return dict(f)
+
+
 # --- one question through the engine -----------------------------------------------------
+
+
+def figures_for(question: Question) -> dict[str, float] | None:
+    """The figures a question's ``figures`` checks name: those of the workbook it attaches."""
+    return blind_figures() if question.attach == "blind" else None
 
 
 def spec_for(question: Question, figures: dict[str, float] | None = None) -> AnswerSpec:
     raw = question.raw
+    figures = figures if figures is not None else figures_for(question)
     numbers = tuple(_number_check(table, figures) for table in raw.get("numbers", ()))
     return AnswerSpec(
         lang=question.lang,
@@ -178,11 +328,17 @@ def spec_for(question: Question, figures: dict[str, float] | None = None) -> Ans
 
 
 def _number_check(table: dict[str, Any], figures: dict[str, float] | None) -> NumberCheck:
+    known = figures if figures is not None else sample_figures()
+    rel = float(table.get("rel", 0.01))
     if "figures" in table:
-        known = figures if figures is not None else sample_figures()
-        rel = float(table.get("rel", 0.01))
         values = [known[name] for name in table["figures"]]
         ranges = tuple((value * (1 - rel), value * (1 + rel)) for value in values)
+    elif "between" in table:  # a span between two figures, each widened by rel
+        ranges = tuple(
+            (min(known[low], known[high]) - rel * abs(known[low]),
+             max(known[low], known[high]) + rel * abs(known[high]))
+            for low, high in table["between"]
+        )  # fmt: skip
     elif "ranges" in table:
         ranges = tuple((float(low), float(high)) for low, high in table["ranges"])
     else:
@@ -191,11 +347,16 @@ def _number_check(table: dict[str, Any], figures: dict[str, float] | None) -> Nu
 
 
 @cache
-def sample_inventory() -> Any:
-    """The sample as the app attaches it: loaded once, shared read-only by every question."""
+def attached_inventory(name: str) -> Any:
+    """A workbook as the app attaches it: loaded once, shared read-only by every question."""
     from engine.inventory import load_inventory
 
-    return load_inventory(SAMPLE, filename=SAMPLE.name)
+    path = ATTACHMENTS[name]
+    return load_inventory(path, filename=path.name)
+
+
+def sample_inventory() -> Any:
+    return attached_inventory("sample")
 
 
 def run_question(question: Question) -> Outcome:
@@ -204,7 +365,7 @@ def run_question(question: Question) -> Outcome:
     user = AekoUser(id_external_user=1, role="Analista ESG", usecase="Inventário de GEE 2024")
     started = time.perf_counter()
     try:
-        inventory = sample_inventory() if question.attach == "sample" else None
+        inventory = attached_inventory(question.attach) if question.attach else None
         response = AekoMessenger(user).send_message(
             question.text, AekoSession(), inventory=inventory
         )
