@@ -1,4 +1,5 @@
-"""Profile use cases: what the user told us about themselves, what they spent, their memories.
+"""Profile use cases: what the user told us about themselves, what they spent, their memories,
+and the GWP set their inventories are read with by default.
 
 The agents read the role, the use case and the active memories in every chat turn, so these
 are kept trimmed and a memory may carry a last day after which it no longer applies.
@@ -11,6 +12,9 @@ from datetime import UTC, date, datetime, time
 
 from application.workspace import Workspace
 from engine import AekoUser, AekoUserMemory
+from engine.inventory import DEFAULT_GWP_SET, GWP_SETS
+from engine.inventory.gwp import GwpSet, check_gwp_set
+from store import StoreError
 from store.repositories import UsageTotals
 
 
@@ -60,3 +64,24 @@ def edit_memory(
 def forget(workspace: Workspace, memory_id: str) -> AekoUserMemory:
     """Expire a memory now: kept for the record, no longer read by the agents."""
     return workspace.store.memories(workspace.user.id).expire(memory_id)
+
+
+def default_gwp_set(workspace: Workspace) -> GwpSet:
+    """The set an inventory is read with until the user picks another for that reading: the
+    one chosen in the profile, else the product's (AR5). A company reporting under IFRS S2
+    (paragraph B21: the latest IPCC assessment, AR6), mandatory for listed companies from
+    fiscal 2026 (CVM Resolution 193), sets AR6 here once. With the database away the
+    product's default holds: a reading is never refused for want of a preference."""
+    try:
+        chosen = workspace.store.users.default_gwp_set(workspace.user.id)
+    except StoreError:
+        return DEFAULT_GWP_SET
+    return chosen if chosen in GWP_SETS else DEFAULT_GWP_SET
+
+
+def set_default_gwp_set(workspace: Workspace, gwp_set: str) -> GwpSet:
+    """Keep the user's default set ("AR4", "AR5" or "AR6"); ``UnknownGwpSetError`` for any
+    other."""
+    chosen = check_gwp_set(gwp_set)
+    workspace.store.users.set_default_gwp_set(workspace.user.id, chosen)
+    return chosen

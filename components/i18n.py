@@ -301,6 +301,21 @@ TEXTS: dict[str, dict[str, str]] = {
     "inv_sample": {"pt": "Usar o inventário de exemplo", "en": "Use the sample inventory"},
     "inv_sheets": {"pt": "Abas a analisar", "en": "Sheets to analyse"},
     "inv_gwp": {"pt": "Conjunto de GWP (IPCC)", "en": "GWP set (IPCC)"},
+    # Wherever the default set is stated, so is why another may be the right one.
+    "inv_gwp_help": {
+        "pt": "Padrão: {default}, o do seu perfil (mude em Configurações). {note}",
+        "en": "Default: {default}, your profile's (change it in Settings). {note}",
+    },
+    "gwp_choice_note": {
+        "pt": "A IFRS S2 (parágrafo B21) pede os GWPs da avaliação mais recente do IPCC "
+        "disponível na data do relato, hoje o AR6, e a Resolução CVM 193 a torna obrigatória "
+        "para companhias abertas a partir do exercício de 2026. O Programa Brasileiro GHG "
+        "Protocol usa o conjunto que a versão da sua ferramenta de cálculo informa.",
+        "en": "IFRS S2 (paragraph B21) requires the GWPs of the latest IPCC assessment "
+        "available at the reporting date, today AR6, and CVM Resolution 193 makes it "
+        "mandatory for listed companies from fiscal year 2026. The Brazilian GHG Protocol "
+        "Program uses the set its calculation tool version states.",
+    },
     "inv_reading": {"pt": "Lendo a planilha…", "en": "Reading the spreadsheet…"},
     "inv_mapping": {"pt": "Mapeamento das colunas", "en": "Column mapping"},
     "inv_mapping_help": {
@@ -767,6 +782,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "set_role": {"pt": "Cargo", "en": "Role"},
     "set_usecase": {"pt": "Caso de uso", "en": "Use case"},
     "set_saved": {"pt": "Salvo.", "en": "Saved."},
+    "set_gwp": {
+        "pt": "Conjunto de GWP padrão dos inventários",
+        "en": "Default GWP set for inventories",
+    },
+    "set_gwp_help": {
+        "pt": "Com ele cada inventário é lido, até você escolher outro na leitura. {note}",
+        "en": "Every inventory is read with it until you pick another for a reading. {note}",
+    },
     "set_memories": {"pt": "Memórias", "en": "Memories"},
     "set_memories_help": {
         "pt": "O que a Aeko deve lembrar em toda conversa. Memórias expiradas "

@@ -22,7 +22,7 @@ from engine.agents.catalog import (
 )
 from engine.agents.prompts import PROMPTS
 from engine.agents.runner import AgentRunner
-from engine.agents.system_prompt import render_system_prompt
+from engine.agents.system_prompt import render_system_prompt, temporal_date
 from engine.arithmetic import calculate
 from engine.budget import BUDGET_KEY, BudgetTracker, RunBudget
 from engine.dto import AekoTool
@@ -33,7 +33,7 @@ from engine.graph.builder import RECURSION_LIMIT, build_graph
 from engine.graph.routing import ROUTES, Flow
 from engine.graph.state import RunState
 from engine.inventory.tool import INVENTORY_KEY, query_inventory
-from engine.knowledge.tool import consult_knowledge_base
+from engine.knowledge.tool import TODAY_KEY, consult_knowledge_base
 from engine.models.factory import ModelSettings, build_tier_chains
 from engine.runlog import RunLog
 from engine.summary import SUMMARIZER, SUMMARY_PROMPT
@@ -196,6 +196,8 @@ class Runtime:
                 BUDGET_KEY: budget,
                 # The inventory's own factors (the user's), for the calculator tool.
                 EMISSION_FACTORS_KEY: getattr(inventory, "factors", None),
+                # The run's date, for the tools' date checks: the one the models read.
+                TODAY_KEY: temporal_date(state.get("temporal", "")),
             },
         }
         graph = self.graph(flow, inventory_tool=inventory is not None)

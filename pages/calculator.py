@@ -10,9 +10,10 @@ from application.safe_text import sanitize
 from components import open_inventory
 from components.context import current
 from components.factors import factors_table
+from components.gwp_default import default_index
 from components.i18n import language, number, t
 from engine.emissions import EmissionsError, activities, estimate
-from engine.inventory import DEFAULT_GWP_SET, GWP_SETS
+from engine.inventory import GWP_SETS
 
 # The units offered for each dimension an activity can be measured in.
 _UNITS = {
@@ -21,7 +22,7 @@ _UNITS = {
     "energy": ("kWh", "MWh", "GJ", "TJ"),
 }
 
-current()
+context = current()
 st.title(t("calc_title"))
 st.caption(t("calc_caption"))
 lang = language()
@@ -41,7 +42,9 @@ period = period_col.text_input(
     value=open_inventory.year() or str(date.today().year),
     help=t("calc_period_help"),
 ).strip()
-gwp_set = gwp_col.selectbox("GWP", GWP_SETS, index=GWP_SETS.index(DEFAULT_GWP_SET))
+gwp_set = gwp_col.selectbox(
+    "GWP", GWP_SETS, index=default_index(context), help=t("gwp_choice_note")
+)
 
 own = open_inventory.own_factors()
 try:

@@ -18,6 +18,7 @@ from components.compare_inventories import compare_with_saved
 from components.context import current, require_workspace
 from components.factors import inventory_factors
 from components.follow import TabGone, heartbeat, tab_connected
+from components.gwp_default import INVENTORY_WIDGET, default_gwp_set
 from components.i18n import field_name, language, number, t
 from components.open_inventory import ADDED, CATALOGUE
 from components.plan_card import plan_card, plan_downloads
@@ -28,7 +29,7 @@ from components.what_if import what_if
 from engine.actions.sbce import readiness
 from engine.emissions import EmissionsError, read_factor_csv
 from engine.errors import AekoModelError, LocalizedError
-from engine.inventory import DEFAULT_GWP_SET, FIELDS, GWP_SETS, Inventory, InventoryError
+from engine.inventory import FIELDS, GWP_SETS, Inventory, InventoryError
 from engine.inventory.gwp import CH4_ORIGINS, DEFAULT_CH4_ORIGIN, gwp
 from engine.inventory.notice import Reading
 
@@ -44,6 +45,28 @@ UNIT_CHOICES = ("t", "kg", "Gg", "Mt")
 context = current()
 st.title(t("inv_title"))
 st.caption(t("inv_caption"))
+
+
+# What the page derives from a loaded inventory, kept per reading (``reading_key``): the
+# inventory itself comes back from ``_load``'s cache on every rerun, and rebuilding these
+# from 100,000 rows took longer than the reading did.
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _shown_table(reading: str, lang: str, _inventory: Inventory) -> pd.DataFrame:
+    """The canonical table with the scopes named (never changed after: shared by reruns)."""
+    table = _inventory.table.copy()
+    if "scope" in table:
+        labels = {s: charts.scope_label(s, lang) for s in table["scope"].dropna().unique()}
+        table["scope"] = table["scope"].map(lambda scope: labels.get(scope, scope))
+    return table
+
+
+_PREVIEW_LINES = 40  # of the Markdown table: its header, the rule and 38 rows
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _markdown_preview(reading: str, _inventory: Inventory) -> str:
+    markdown = _inventory.to_markdown(max_rows=_PREVIEW_LINES - 2)
+    return "\n".join(markdown.splitlines()[:_PREVIEW_LINES])
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -143,7 +166,7 @@ def _reopen(run: Run) -> None:
     st.session_state[f"units-{digest}"] = dict(reopen.get("units") or {})
     for sheet, unit in st.session_state[f"units-{digest}"].items():
         st.session_state[_unit_key(digest, sheet)] = unit  # the widget shows the choice kept
-    st.session_state["gwp-set"] = reopen["gwp_set"]
+    st.session_state[INVENTORY_WIDGET] = reopen["gwp_set"]
     st.session_state["ch4-origin"] = reopen["ch4_origin"]
     for key, value in ((FACTORS, reopen["factors"]), (ADDED, reopen["added"]),
                        (COSTS, reopen["costs"]), (CATALOGUE, reopen["catalogue"])):  # fmt: skip
@@ -204,8 +227,13 @@ try:
         **_default(f"sheets-{digest}", all_sheets),
     )
     gwp_col, ch4_col = st.columns(2)
+    default_gwp = default_gwp_set(context)  # the user's (Settings) until picked here
     gwp_set = gwp_col.selectbox(
-        t("inv_gwp"), GWP_SETS, key="gwp-set", **_index("gwp-set", GWP_SETS.index(DEFAULT_GWP_SET))
+        t("inv_gwp"),
+        GWP_SETS,
+        key=INVENTORY_WIDGET,
+        help=t("inv_gwp_help", default=default_gwp, note=t("gwp_choice_note")),
+        **_index(INVENTORY_WIDGET, GWP_SETS.index(default_gwp)),
     )
     ch4_origin = ch4_col.selectbox(
         t("inv_ch4"),
@@ -220,20 +248,19 @@ try:
     added = open_inventory.added_rows()
     overrides = st.session_state.setdefault(f"overrides-{digest}", {})
     units = st.session_state.setdefault(f"units-{digest}", {})
+    reading_args = {
+        "sheets": tuple(picked),
+        "gwp_set": gwp_set,
+        "ch4_origin": ch4_origin,
+        "overrides_json": json.dumps(overrides),
+        "factors_digest": hashlib.sha256(own[1]).hexdigest() if own else "",
+        "added_json": json.dumps(added, sort_keys=True),
+        "units_json": json.dumps(units, sort_keys=True),
+    }
+    # Everything the reading depends on: what the page derives from it is kept under this.
+    reading_key = hashlib.sha256(json.dumps([digest, reading_args]).encode()).hexdigest()
     with st.spinner(t("inv_reading")):
-        inventory = _load(
-            digest,
-            name,
-            data,
-            sheets=tuple(picked),
-            gwp_set=gwp_set,
-            ch4_origin=ch4_origin,
-            overrides_json=json.dumps(overrides),
-            factors_digest=hashlib.sha256(own[1]).hexdigest() if own else "",
-            _factors=own,
-            added_json=json.dumps(added, sort_keys=True),
-            units_json=json.dumps(units, sort_keys=True),
-        )
+        inventory = _load(digest, name, data, _factors=own, **reading_args)
 except (InventoryError, EmissionsError) as error:
     st.error(error.message(lang), icon=":material/error:")
     st.stop()
@@ -398,15 +425,15 @@ if not inventory.factors_used.empty:
     with st.expander(t("inv_factors", n=len(inventory.factors_used)), icon=":material/science:"):
         inventory_factors(inventory.factors_used)
 
-with st.expander(t("inv_table"), icon=":material/table:"):
-    table = inventory.table.copy()
-    if "scope" in table:
-        table["scope"] = table["scope"].map(lambda scope: charts.scope_label(scope, lang))
-    st.dataframe(csv_safe_frame(table), hide_index=True)
-    markdown = inventory.to_markdown()
+with st.expander(t("inv_table"), icon=":material/table:"):  # built even while closed
+    st.dataframe(csv_safe_frame(_shown_table(reading_key, lang, inventory)), hide_index=True)
     st.caption(t("inv_markdown"))
-    st.code("\n".join(markdown.splitlines()[:40]), language="markdown")
-    st.download_button(t("inv_download_md"), markdown, file_name=f"{name}.md", mime="text/markdown")
+    st.code(_markdown_preview(reading_key, inventory), language="markdown")
+    # The whole table as Markdown is written when the button is pressed, not on every rerun
+    # (100,000 rows took seconds, for a preview of 40 lines).
+    st.download_button(
+        t("inv_download_md"), inventory.to_markdown, file_name=f"{name}.md", mime="text/markdown"
+    )
 
 # --- analysis -----------------------------------------------------------------------------
 st.subheader(t("inv_plan"))

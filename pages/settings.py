@@ -7,8 +7,10 @@ import streamlit as st
 from application import profile
 from application.safe_text import sanitize
 from components.context import current, require_workspace
+from components.gwp_default import forget_reading_choice
 from components.i18n import LANGUAGES, language, set_language, t
 from components.trail import model_display_name
+from engine.inventory import GWP_SETS
 from store import StoreError
 
 context = current()
@@ -57,6 +59,18 @@ try:
         if st.form_submit_button(t("save")):
             profile.update_profile(workspace, role=role, usecase=usecase)
             st.session_state.pop("aeko_user", None)
+            st.success(t("set_saved"))
+
+    with st.form("gwp-default"):
+        chosen = st.selectbox(
+            t("set_gwp"),
+            GWP_SETS,
+            index=GWP_SETS.index(profile.default_gwp_set(workspace)),
+            help=t("set_gwp_help", note=t("gwp_choice_note")),
+        )
+        if st.form_submit_button(t("save")):
+            profile.set_default_gwp_set(workspace, chosen)
+            forget_reading_choice()
             st.success(t("set_saved"))
 
     st.subheader(t("set_memories"))

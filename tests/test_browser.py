@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser_app import ARTIFACTS, WAIT_MS, free_port, require_chromium, start_app
+from tests.chiller_options import PATTERN as CHILLER_OPTION
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,7 @@ def test_ask_a_question_see_the_trail_and_answer_then_reload(server, page):
     box.press("Enter")
     page.get_by_text("Trilha dos agentes").first.wait_for()
     page.get_by_text("Aprovada pelo guardrail").first.wait_for()
-    expect(page.get_by_test_id("stChatMessage").nth(1)).to_contain_text("R-744")
+    expect(page.get_by_test_id("stChatMessage").nth(1)).to_contain_text(CHILLER_OPTION)
     page.screenshot(path=ARTIFACTS / "chat-answer.png", full_page=True)
 
     page.wait_for_function("window.location.search.includes('session=')")

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser_app import ARTIFACTS, WAIT_MS, start_app
+from tests.chiller_options import PATTERN as CHILLER_OPTION
 
 PACE_S = "1.5"  # each offline answer waits this long: the analysis takes a while
 
@@ -80,7 +81,7 @@ def test_a_question_goes_on_through_a_reload_and_its_answer_is_shown_once(
     messages = page.get_by_test_id("stChatMessage")
     expect(messages).to_have_count(2)
     expect(messages.nth(0)).to_contain_text(question)
-    expect(messages.nth(1)).to_contain_text("R-744")
+    expect(messages.nth(1)).to_contain_text(CHILLER_OPTION)
     expect(page.get_by_text("Pergunta sem resposta")).to_have_count(0)
     [session] = _database(tmp_path_factory, "session")
     assert [m["input"] for m in session["messages"]] == [question]

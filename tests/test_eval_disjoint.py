@@ -15,6 +15,7 @@ import ast
 import io
 import re
 import tokenize
+import tomllib
 import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
@@ -23,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from engine.agents.prompts import PROMPTS
-from tests.eval.harness import HOLDOUT, QUESTIONS, load_questions
+from tests.eval.harness import BLIND, HOLDOUT, QUESTIONS, load_questions
 
 ROOT = Path(__file__).resolve().parents[1]
 OFFLINE = ROOT / "engine" / "offline"
@@ -109,13 +110,11 @@ def overlap(question: Text, example: Text) -> str | None:
 
 # --- what the eval asks -----------------------------------------------------------------------
 
+EVAL_SETS = (QUESTIONS, HOLDOUT, BLIND)
+
 
 def eval_questions() -> list[Text]:
-    return [
-        Text(f"{path.name}:{q.id}", q.text)
-        for path in (QUESTIONS, HOLDOUT)
-        for q in load_questions(path)
-    ]
+    return [Text(f"{path.name}:{q.id}", q.text) for path in EVAL_SETS for q in load_questions(path)]
 
 
 # --- what the engine was taught with ----------------------------------------------------------
@@ -162,6 +161,14 @@ def offline_texts() -> list[Text]:
                 texts += pieces(f"{where}:{node.lineno}", node.value)
         for line, comment in _comments(source):
             texts += pieces(f"{where}:{line} (comment)", comment)
+    # The example utterances the router ranks questions against (data/intents.toml).
+    for path in sorted((OFFLINE / "data").glob("*.toml")):
+        with path.open("rb") as handle:
+            for intent, by_lang in tomllib.load(handle).items():
+                for lang, utterances in by_lang.items():
+                    for utterance in utterances:
+                        where = f"engine/offline/data/{path.name}:{intent}.{lang}"
+                        texts += pieces(where, utterance)
     return texts
 
 
@@ -227,7 +234,7 @@ def test_the_check_catches_copies_and_leaves_other_wording_alone(question, examp
 
 def test_the_check_reads_every_question():
     questions = eval_questions()
-    assert len(questions) == len(load_questions(QUESTIONS)) + len(load_questions(HOLDOUT))
+    assert len(questions) == sum(len(load_questions(path)) for path in EVAL_SETS)
     assert len(questions) >= 100
     assert all(q.words for q in questions)
 

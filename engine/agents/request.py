@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from engine.dto import AekoMessage, Flow
@@ -44,6 +45,7 @@ class AgentRequest:
     actions: Any = field(default=None, repr=False)
     actions_text: str = ""
     unbacked_numbers: tuple[str, ...] = ()  # plan rewrite: the figures with no source
+    today: date | None = None  # the run's date (its temporal context), for date-bound answers
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Renders an agent's system prompt from its prompt module, its tools and the routing table."""
 
+import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime
 
 from engine.agents.catalog import GUARDRAIL, SPEC_BY_NAME
 from engine.agents.prompts.base import AgentPrompt
@@ -38,6 +39,20 @@ def temporal_context(now: datetime) -> str:
         f"Hoje é {_WEEKDAYS[now.weekday()]}, {now:%d/%m/%Y} (UTC). "
         "Use esta data para julgar o que é recente, prazos e anos-base."
     )
+
+
+_TODAY = re.compile(r"Hoje é [^,]+, (\d{2})/(\d{2})/(\d{4}) \(UTC\)")
+
+
+def temporal_date(temporal: str) -> date | None:
+    """The run's date, read back from the temporal context ``temporal_context`` rendered:
+    what the models read as today is what the engine's own date checks use, so no part of a
+    run asks the wall clock again (None when the run carries no temporal context)."""
+    found = _TODAY.search(temporal)
+    if found is None:
+        return None
+    day, month, year = map(int, found.groups())
+    return date(year, month, day)
 
 
 def _tools_section(tools: Sequence[AekoTool]) -> str:

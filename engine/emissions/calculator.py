@@ -87,12 +87,18 @@ def estimate(
     region: str = "BR",
     gwp_set: str = "AR5",
     factors: FactorLibrary | None = None,
+    bio_share: float | None = None,
 ) -> Estimate:
     """The emissions of ``quantity`` ``unit`` of ``activity`` (an id, name or synonym) in
-    the period ``date_or_year``, with the factors of ``factors`` (default library)."""
+    the period ``date_or_year``, with the factors of ``factors`` (default library).
+
+    ``bio_share`` (a fraction) is a blend the user named ("B14": 0.14): it replaces the
+    mandatory share of the period for a blend, and means nothing for an unblended fuel."""
     info = resolve_activity(activity)
     period = parse_period(date_or_year)
     library = factors if factors is not None else default_library()
+    if bio_share is not None and info.method == "blend_combustion" and info.blend:
+        library = library.overlay(FactorLibrary([stated_blend(info.blend, bio_share)]))
     return _Computation(
         info,
         quantity=float(quantity),
@@ -102,6 +108,22 @@ def estimate(
         gwp_set=gwp_set,
         library=library,
     ).run()
+
+
+def stated_blend(key: str, bio_share: float) -> Factor:
+    """The bio share a user stated for a blend, as a factor of theirs: it wins over the
+    library's mandatory share for any period, and the computation cites it as theirs."""
+    if not 0 <= bio_share <= 1:
+        raise ValueError(f"a blend's bio share is a fraction from 0 to 1, not {bio_share}")
+    percent = round(bio_share * 100, 4)
+    return Factor(
+        key=key,
+        gas=PROPERTY,
+        value=percent,
+        unit="percent",
+        document="Teor informado pelo usuário / share stated by the user",
+        user=True,
+    )
 
 
 def resolve_activity(text: str) -> ActivityInfo:

@@ -32,15 +32,24 @@ def calculate_emissions(  # noqa: PLR0917 - each argument is a parameter the mod
     unidade: str,
     data_ou_ano: str | int,
     conjunto_gwp: str = "AR5",
+    teor_bio: float | None = None,
 ) -> tuple[str, list[AekoSource]]:
     """Calcula as emissões de GEE de um dado de atividade com a biblioteca de fatores do
     Aeko (IPCC 2006, MCTI, misturas brasileiras). atividade: ex. 'óleo diesel', 'diesel
     B0' (sem biodiesel), 'gás natural', 'energia elétrica', 'R-410A', 'dolomita', ou a massa
     de um gás emitido diretamente: 'N2O', 'metano fóssil', 'gas:CH4_non_fossil', 'SF6';
     quantidade: número; unidade: L, m³, kg, t, kWh, MWh, GJ; data_ou_ano: 2024, '2024-06' ou
-    '2024-06-15' ("ano passado" é o ano civil anterior); conjunto_gwp: AR4, AR5 ou AR6.
+    '2024-06-15' ("ano passado" é o ano civil anterior); conjunto_gwp: AR4, AR5 ou AR6;
+    teor_bio: só quando a pergunta nomeia a mistura, o % de biocombustível dela (diesel B14
+    -> 14, gasolina E30 -> 30); sem ele vale o teor obrigatório do período.
     Devolve a conta com cada fator e sua fonte."""
     factors = (config.get("configurable") or {}).get(FACTORS_KEY)
+    if teor_bio is not None and not 0 <= teor_bio <= 100:
+        return (
+            f"Erro: teor_bio {teor_bio} fora de 0–100 (é o % de biocombustível: B14 -> 14).\n"
+            f"Error: teor_bio {teor_bio} outside 0–100 (the biofuel %: B14 -> 14).",
+            [],
+        )
     try:
         result = estimate(
             atividade,
@@ -49,6 +58,7 @@ def calculate_emissions(  # noqa: PLR0917 - each argument is a parameter the mod
             date_or_year=data_ou_ano,
             gwp_set=conjunto_gwp,
             factors=factors if isinstance(factors, FactorLibrary) else None,
+            bio_share=None if teor_bio is None else float(teor_bio) / 100,
         )
     except (EmissionsError, LocalizedError) as error:
         return f"Erro: {error.message('pt')}\nError: {error.message('en')}", []

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from engine.agents.catalog import GUARDRAIL, ORCHESTRATOR
 from engine.agents.request import AgentRequest
+from engine.agents.system_prompt import temporal_date
 from engine.constants import SESSION_HISTORY_USAGE
 from engine.dto import AekoMessage, AekoSource, AekoUser, AekoUserMemory, Flow
 from engine.graph.routing import successors_for_prompt
@@ -197,6 +198,7 @@ def structured_request(
             findings=newest_findings(state),
             retry_reasons=rejections[-1] if rejections else "",
             evidence=tuple(item.text for item in state.get("evidence", [])),
+            today=temporal_date(state.get("temporal", "")),
         )
     return AgentRequest(
         agent=agent,

@@ -20,7 +20,9 @@ from engine.protocol import fold
 
 GwpSet = Literal["AR4", "AR5", "AR6"]
 GWP_SETS: tuple[GwpSet, ...] = ("AR4", "AR5", "AR6")
-DEFAULT_GWP_SET: GwpSet = "AR5"  # the set Brazil's GHG Protocol Program uses
+# The product's default, a user's profile may set another. IFRS S2 (B21) asks for the latest
+# IPCC report (AR6); the Brazilian Program's set is the one its tool version states.
+DEFAULT_GWP_SET: GwpSet = "AR5"
 BIOGENIC_CO2 = "CO2 biogênico"
 
 # AR6 gives methane two values by origin (WG1, ch. 7, table 7.15): fossil methane also adds

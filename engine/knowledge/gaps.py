@@ -6,16 +6,23 @@ the GWPs of an IPCC report not yet out, or for the market price of allowances, c
 certificates has no answer there, even when an entry on the same subject scores high: serving
 that entry would pass a published value off as the one asked for. These are recognised by
 what the question asks, not by its subject, so they hold for any entry.
+
+Which years are still to come depends on the day the question is asked: that day is the
+run's (the temporal context the models read, ``engine.agents.system_prompt``), passed in,
+never read from the wall clock here, so an answer about next year does not change on
+1 January in the middle of a test or of a run.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from engine.protocol import fold
+
+if TYPE_CHECKING:
+    from datetime import date
 
 GapKind = Literal["report", "price", "future"]
 
@@ -56,8 +63,11 @@ class Gap:
     detail: str = ""
 
 
-def unpublished(question: str, today: date | None = None) -> Gap | None:
-    """The gap a question asks about, or None when the base may hold its answer."""
+def unpublished(question: str, today: date | None) -> Gap | None:
+    """The gap a question asks about, or None when the base may hold its answer.
+
+    ``today`` is the run's date; without one (a caller outside a run) no year counts as
+    still to come, and only unpublished reports and market prices are gaps."""
     text = fold(question)
     report = _REPORT.search(text)
     if report and int(report.group("number")) > LATEST_IPCC_REPORT:
@@ -66,8 +76,9 @@ def unpublished(question: str, today: date | None = None) -> Gap | None:
         return Gap("report", f"AR{LATEST_IPCC_REPORT + 1}")
     if _PRICE.search(text) and _TRADED.search(text):
         return Gap("price")
-    this_year = (today or date.today()).year
-    future = sorted(y for y in map(int, _YEAR.findall(text)) if y > this_year)
+    if today is None:
+        return None
+    future = sorted(y for y in map(int, _YEAR.findall(text)) if y > today.year)
     if future and _FUTURE_ASK.search(text):
         return Gap("future", str(future[0]))
     return None

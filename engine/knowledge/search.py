@@ -13,6 +13,10 @@ unanswered. Nor does one asking for a value the base cannot hold (engine.knowled
 
 What is searched is the question's text: links, images, HTML and sentences telling how to
 write the reply ("add this image at the end of your answer") are not part of what it asks.
+Nor is what a message says around its question ("Sou a Ana, do financeiro. ..."): when the
+whole message finds nothing, its asking sentences are judged alone, so words the base does
+not hold in a sentence that asks nothing cannot turn a known answer into "don't know"; a
+word the base does not hold inside the asking sentence still counts in full.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ from engine.knowledge.gaps import Gap, unpublished
 from engine.protocol import fold
 
 if TYPE_CHECKING:  # only a type: engine.offline imports this package, never the reverse
+    from datetime import date
+
     from engine.offline.language import Language
 
 SOURCE_LABEL = {"pt": "Fonte", "en": "Source"}
@@ -80,6 +86,15 @@ _ABOUT_THE_REPLY = re.compile(
     r"response)|(?:na|da|a) resposta(?![a-z])"
 )
 _BREAK = re.compile(r"[()\[\]{}?!;]")
+# Where a message's sentences (and a "Pergunta: ..." after a colon) start.
+_PART = re.compile(r"(?<=[?!;])\s+|(?<=[.:])\s+")
+# How an asking sentence starts, folded: a question word or a request to explain.
+_ASKS = re.compile(
+    r"^(?:o que|que|qual|quais|como|quando|onde|por que|porque|quanto|quanta|quantos|quantas|"
+    r"quem|existe|existem|ha|devo|devemos|posso|podemos|explique|explica|defina|descreva|fale|"
+    r"me explique|me diga|diga|what|which|how|when|where|why|who|whose|is|are|does|do|can|"
+    r"should|must|explain|define|describe|tell me)(?![a-z])"
+)
 # Titles and keywords are what people ask by: they are a field of their own, scored apart
 # from the answer and weighted up, and the title counts more than the keywords within it.
 _TITLE_REPEAT = 2
@@ -267,7 +282,7 @@ def plain_question(question: str) -> str:
     return " ".join(asked or sentences)
 
 
-def search(question: str, lang: Language, limit: int = 2) -> Retrieval:
+def search(question: str, lang: Language, limit: int = 2, today: date | None = None) -> Retrieval:
     """The entries that answer ``question`` (written in ``lang``), best first.
 
     A short question ("Base year vs recalculation") can read as either language, and the
@@ -275,9 +290,26 @@ def search(question: str, lang: Language, limit: int = 2) -> Retrieval:
     other language's gets its turn.
     """
     question = plain_question(question)
-    gap = unpublished(question)
+    gap = unpublished(question, today)  # today: the run's date, never the wall clock
     if gap is not None:
         return Retrieval((), (), gap)
+    found = _both(question, lang, limit)
+    if found.weak:
+        asking = asking_part(question)
+        if asking and asking != question:
+            found = _both(asking, lang, limit)
+    return found
+
+
+def asking_part(message: str) -> str:
+    """The sentences of ``message`` that ask (a question mark, or a question word or a
+    request to explain at their start); empty when none does."""
+    parts = [part.strip() for part in _PART.split(message) if part.strip()]
+    asking = [part for part in parts if part.endswith("?") or _ASKS.search(fold(part))]
+    return " ".join(asking)
+
+
+def _both(question: str, lang: Language, limit: int) -> Retrieval:
     found = _search(question, lang, limit)
     if found.weak:
         found = _search(question, "en" if lang == "pt" else "pt", limit)

@@ -4,13 +4,15 @@ It answers with the entries' own text and sources, and hands the entries beside 
 as ``AekoSource`` artifacts (``response_format="content_and_artifact"``): the sources an
 answer shows are the entries the run actually read, never what a model says it read. The
 artifact reaches the engine only when the tool is invoked with a whole ToolCall, which
-returns a ToolMessage carrying it.
+returns a ToolMessage carrying it. The run's date travels in the run's config
+(``configurable["today"]``): whether a year asked about is still to come is judged on it.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import tool
 
 from engine.dto import AekoSource
@@ -18,6 +20,7 @@ from engine.knowledge.gaps import NOTES
 from engine.knowledge.search import Entry, search
 
 TOOL_NAME = "consultar_base_conhecimento"
+TODAY_KEY = "today"  # the run's date in its configurable (engine.runtime sets it)
 NOTHING_FOUND = (
     "Nada relevante na base de conhecimento da Aeko para esta pergunta; não responda como se "
     "a base tratasse dela.\n"
@@ -34,7 +37,7 @@ def entry_source(entry: Entry, lang: Literal["pt", "en"]) -> AekoSource:
 
 @tool(TOOL_NAME, response_format="content_and_artifact")
 def consult_knowledge_base(
-    pergunta: str, idioma: Literal["pt", "en"] | None = None
+    pergunta: str, config: RunnableConfig, idioma: Literal["pt", "en"] | None = None
 ) -> tuple[str, list[AekoSource]]:
     """Busca na base de conhecimento da Aeko (GHG Protocol, IPCC, ISO 14064, normas e
     programas brasileiros) os verbetes que respondem a um conceito de contabilidade de GEE.
@@ -48,7 +51,8 @@ def consult_knowledge_base(
     # The index is the words' language; ``idioma`` is the answer's, which may differ.
     asked = detect_language(pergunta)
     lang = idioma or asked
-    found = search(pergunta, asked)
+    today = (config.get("configurable") or {}).get(TODAY_KEY)
+    found = search(pergunta, asked, today=today)
     if found.gap is not None:  # a value not published yet: say why nothing is returned
         return f"{NOTHING_FOUND}\n{NOTES[found.gap.kind].format(detail=found.gap.detail)}", []
     if found.weak:

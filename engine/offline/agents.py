@@ -7,6 +7,7 @@ three headings.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -32,9 +33,10 @@ from engine.knowledge.search import search as search_knowledge
 from engine.measures.catalogue import alternatives_for
 from engine.offline.calculation import answer_calculation, read_calculation
 from engine.offline.facts import Facts
+from engine.offline.instructions import declined, split_message
 from engine.offline.intent import classify
 from engine.offline.language import Language, detect_language
-from engine.offline.own_data import OWN_DATA, asks_about_attached, own_data_answer
+from engine.offline.own_data import OWN_DATA, asks_about_attached, own_data_reply
 from engine.offline.regulation import is_sbce_question, sbce_amount, sbce_answer
 from engine.offline.request import facts_of, inventory_of, language_of
 from engine.protocol import PLAN_HEADINGS, fold
@@ -66,15 +68,27 @@ def _next(request: AgentRequest, preferred: str, fallback: str = NO_AGENT) -> st
 # --- router and FAQ ------------------------------------------------------------------------
 
 
+def asked(request: AgentRequest) -> AgentRequest:
+    """The request with the question alone: a format demand or a request for an image, a
+    link, a script or a file attached to it does not change what it asks."""
+    question = split_message(request.question).question
+    return (
+        request if question == request.question else dataclasses.replace(request, question=question)
+    )
+
+
 def router(request: AgentRequest) -> str:
+    request = asked(request)
     if request.retry_reasons and request.findings:
         return "Nova tentativa: as análises já existem; falta consolidar." + _marker(ORCHESTRATOR)
+    # An SBCE question about the attached inventory is answered per installation from its
+    # figures (asks_about_attached is False when the question states its own tonnage).
+    if request.inventory is not None and asks_about_attached(request.question):
+        return "Intenção: dados do inventário anexado." + _marker(POLLUTANTS_ANALYST)
     if is_sbce_question(request.question):
         return "Intenção: regra do SBCE." + _marker(FAQ)
     if read_calculation(request.question) is not None:
         return "Intenção: cálculo de emissões." + _marker(POLLUTANTS_ANALYST)
-    if request.inventory is not None and asks_about_attached(request.question):
-        return "Intenção: dados do inventário anexado." + _marker(POLLUTANTS_ANALYST)
     if asks_about_own_data(request.question) and facts_of(request) is None:
         return "Intenção: dados do inventário da empresa (nenhum anexado)." + _marker(FAQ)
     intent = classify(request.question)
@@ -202,7 +216,7 @@ def _faq_off_base(request: AgentRequest, lang: Language) -> str | None:
 def faq_reads_knowledge_base(request: AgentRequest) -> bool:
     """Whether the FAQ answers from the knowledge base: the offline analyst asks this before
     calling the knowledge tool, so the call it makes and the answer it gives cannot disagree."""
-    return _faq_off_base(request, language_of(request)) is None
+    return _faq_off_base(asked(request), language_of(request)) is None
 
 
 def answers_from_inventory(request: AgentRequest) -> bool:
@@ -212,25 +226,36 @@ def answers_from_inventory(request: AgentRequest) -> bool:
         request.flow == "chat"
         and request.agent == POLLUTANTS_ANALYST
         and request.inventory is not None
+        and read_calculation(request.question) is None  # activity data: the calculator's
         and asks_about_attached(request.question)
     )
 
 
 def faq(request: AgentRequest) -> str:
     lang = language_of(request)
+    split = split_message(request.question)
+    request = asked(request)
+    # What was asked besides the question is declined in one sentence, after the answer.
+    refused = declined(split.kinds, lang)
     direct = _faq_off_base(request, lang)
     if direct is not None:
-        return direct + _marker(NO_AGENT)
+        return _with(direct, refused if direct != _REFUSAL[lang] else "")
     # Searched in the words' own language; answered in the user's (a profile may prefer
     # English for a question written in Portuguese). Entries hold both.
-    found = search_knowledge(request.question, detect_language(request.question))
+    found = search_knowledge(
+        request.question, detect_language(request.question), today=request.today
+    )
     if found.gap is not None:
         text = _UNPUBLISHED[found.gap.kind][lang].format(detail=found.gap.detail)
-        return text + _marker(NO_AGENT)
+        return _with(text, refused)
     if found.weak:
-        return _NOT_FOUND[lang] + _marker(NO_AGENT)
+        return _with(_NOT_FOUND[lang], refused)
     # Each entry carries its own source line: a combined answer cites both.
-    return "\n\n".join(entry.text(lang) for entry in found.entries) + _marker(NO_AGENT)
+    return _with("\n\n".join(entry.text(lang) for entry in found.entries), refused)
+
+
+def _with(answer: str, refused: str) -> str:
+    return (f"{answer}\n\n{refused}" if refused else answer) + _marker(NO_AGENT)
 
 
 # --- analysts ------------------------------------------------------------------------------
@@ -273,8 +298,10 @@ def pollutants_analyst(request: AgentRequest) -> str:
     if ask is not None:  # computed with the factor library, never recalled
         return answer_calculation(ask, lang) + _marker(_next(request, ORCHESTRATOR))
     if answers_from_inventory(request):  # what the inventory tool returned
-        text = own_data_answer(request.question, request.inventory, lang)
-        return text + _marker(_next(request, ORCHESTRATOR))
+        reply = own_data_reply(request.question, request.inventory, lang)
+        # Where to cut: the largest rows here, then the reductions the green analyst computes.
+        successor = GREEN_GASES_ANALYST if reply.levers else ORCHESTRATOR
+        return reply.text + _marker(_next(request, successor, _next(request, ORCHESTRATOR)))
     facts = facts_of(request)
     wants_options = classify(request.question) == "green" or "alternativ" in fold(request.question)
     successor = GREEN_GASES_ANALYST if wants_options else ORCHESTRATOR

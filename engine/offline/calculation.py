@@ -4,7 +4,9 @@ A calculation needs three things in the question: a quantity, its unit and an ac
 factor library knows (a fuel, grid electricity, a carbonate, a refrigerant, or a gas emitted
 as such: "500 kg of N2O"). When all three are there the offline analyst computes with the
 library (through the ``calcular_emissoes`` tool when it is bound), never from its FAQ. The
-year ("in 2024", "last year") and the GWP set ("AR6") named in the question are honoured.
+year ("in 2024", "last year"), the GWP set ("AR6") and a blend ("B14", "E30") named in the
+question are honoured: a named blend is computed at its own share, fossil and bio parts apart,
+not at the period's mandatory share nor as the pure biofuel.
 """
 
 from __future__ import annotations
@@ -66,6 +68,15 @@ _BIOGENIC_CO2 = re.compile(
 _CONVERSION_CUES = ("co2e", "co2 e", "co2eq", "co2-eq", "equivalen", "gwp")
 # Diesel A (no biodiesel) as Brazilians write it; case-sensitive, as "diesel a year" is not.
 _DIESEL_A = re.compile(r"\b[Dd]iesel A\b")
+# A blend by its Brazilian code: B<n> is diesel with n% biodiesel, E<n> gasoline with n%
+# ethanol (by volume). B0 and B100 are fuels of their own in the library (diesel A,
+# biodiesel), so only 1–99 names a share.
+_BLEND_CODE = re.compile(r"(?<![A-Za-z0-9-])(?P<letter>[BbEe])-?(?P<share>\d{1,2})(?![\w,.]?\d|\w)")
+_BLEND_FUEL = {"b": "diesel", "e": "gasoline"}
+_GRADE = re.compile(r"s-?\d+$")
+# ... read as a blend only right after the quantity ("L de B14") or beside its fuel's name
+# ("diesel B14", "B14 diesel"), so "B3" the exchange or a table's "E2" stays what it is.
+_BLEND_CONTEXT = {"diesel": re.compile(r"diesel"), "gasoline": re.compile(r"gasolin|petrol")}
 # Electricity named without a library name ("3,400 MWh bought from the utility"): an amount in
 # watt-hours and one of these words.
 _ELECTRIC_UNITS = ("kWh", "MWh", "GWh")
@@ -100,6 +111,7 @@ class CalculationAsk:
     unit: str
     year: int
     gwp_set: str = DEFAULT_GWP_SET
+    bio_share: float | None = None  # a blend the question names ("B14": 0.14)
 
 
 def read_calculation(question: str, today: date | None = None) -> CalculationAsk | None:
@@ -115,7 +127,8 @@ def read_calculation(question: str, today: date | None = None) -> CalculationAsk
     scale = fold(match.group("scale") or "")
     quantity *= SCALES.get(scale, 1.0)
     unit = _UNITS[fold(match.group("unit"))]
-    activity = _activity_in(question, unit, match.end())
+    blend = _blend_in(question, match.end())
+    activity = _activity_in(question, unit, match.end(), blend[0] if blend else None)
     if activity is None:
         return None
     return CalculationAsk(
@@ -124,7 +137,24 @@ def read_calculation(question: str, today: date | None = None) -> CalculationAsk
         unit,
         _year_in(question, today or date.today()),
         _gwp_set_in(question),
+        blend[1] if blend and activity.blend else None,
     )
+
+
+def _blend_in(question: str, quantity_end: int) -> tuple[str, float] | None:
+    """The fuel and bio share of a blend the question names by its code ("B14"), or None."""
+    for found in _BLEND_CODE.finditer(question):
+        fuel = _BLEND_FUEL[found["letter"].lower()]
+        share = int(found["share"])
+        between = fold(question[quantity_end : found.start()]).split()
+        right_after = found.start() >= quantity_end and len(between) <= 2
+        # A sulphur grade sits between the fuel and the code: "diesel S10 B14".
+        before = [w for w in fold(question[: found.start()]).split() if not _GRADE.match(w)][-1:]
+        after = fold(question[found.end() :]).split()[:1]
+        beside = _BLEND_CONTEXT[fuel].search(" ".join(before + after)) is not None
+        if 1 <= share <= 99 and (right_after or beside):
+            return fuel, share / 100
+    return None
 
 
 def _year_in(question: str, today: date) -> int:
@@ -148,10 +178,13 @@ def _gwp_set_in(question: str) -> str:
     return _ORDINALS[report["ordinal"]] if report is not None else DEFAULT_GWP_SET
 
 
-def _activity_in(question: str, unit: str, quantity_end: int) -> ActivityInfo | None:
+def _activity_in(
+    question: str, unit: str, quantity_end: int, blend_fuel: str | None = None
+) -> ActivityInfo | None:
     """The library activity the question names: a refrigerant, a gas the quantity is a mass
     of, else its longest name or synonym in the text that fits the unit, narrowed by how the
-    fuel is used (a truck's diesel is not a boiler's)."""
+    fuel is used (a truck's diesel is not a boiler's). A blend named by its code is that
+    fuel's blend, whatever else the words name ("B14 biodiesel blend" is diesel B)."""
     text = f" {fold(question)} "
     gas = _refrigerant_in(question)
     if gas is not None:
@@ -171,6 +204,10 @@ def _activity_in(question: str, unit: str, quantity_end: int) -> ActivityInfo | 
     # "12.000 MWh" is not of the diesel the same question mentions in passing.
     fitting = [(size, a) for size, a in named if dimension(unit) in a.units]
     named = fitting or named
+    if blend_fuel is not None:
+        blends = [a for a in activities() if a.fuel == blend_fuel and a.blend is not None]
+        chosen_blend = next((a for _, a in named if a in blends), None) or blends[0]
+        named = [(len(blend_fuel), chosen_blend)]
     if not named:
         if unit in _ELECTRIC_UNITS and _ELECTRIC_CUE.search(text):
             return find_activity("electricity_grid")
@@ -180,7 +217,7 @@ def _activity_in(question: str, unit: str, quantity_end: int) -> ActivityInfo | 
     # "Diesel A para os tratores": the words name the fuel unblended, whatever names the use.
     unblended = (
         next((a for _, a in named if a.fuel == chosen.fuel and a.blend is None), None)
-        if chosen.blend
+        if chosen.blend and blend_fuel is None
         else None
     )
     chosen = unblended or chosen
@@ -239,6 +276,7 @@ def answer_calculation(ask: CalculationAsk, lang: str, factors: FactorLibrary | 
             date_or_year=ask.year,
             gwp_set=ask.gwp_set,
             factors=factors,
+            bio_share=ask.bio_share,
         )
     except LocalizedError as error:  # an unknown period or GWP set: said, never guessed
         return error.message(lang)
@@ -253,4 +291,4 @@ def tool_arguments(ask: CalculationAsk) -> dict[str, object]:
         "unidade": ask.unit,
         "data_ou_ano": ask.year,
         "conjunto_gwp": ask.gwp_set,
-    }
+    } | ({} if ask.bio_share is None else {"teor_bio": round(ask.bio_share * 100, 4)})

@@ -26,6 +26,11 @@ _EN = frozenset(
 _AMBIGUOUS = _PT & _EN | {"as", "do", "no", "on", "me", "se"} & (_PT | _EN)
 _PT = _PT - _AMBIGUOUS
 _EN = _EN - _AMBIGUOUS
+# Spellings one language has and the other lacks, for a message whose function words tie
+# ("Process heat electrification", "Fossil share B14"): English th/sh/w/y/k, -tion, -ing;
+# Portuguese nh/lh, -ção/-ções (folded -cao/-coes), -ão.
+_EN_SPELLING = re.compile(r"th|sh|w|y|k|tion$|ing$|ness$|ee|oo")
+_PT_SPELLING = re.compile(r"nh|lh|cao$|coes$|ao$|oes$|ii|qu[ei]")
 _PREFERENCE = re.compile(r"(idioma|lingua|language)[^:\n]*:\s*(?P<value>[^\n]+)", re.IGNORECASE)
 
 
@@ -35,6 +40,11 @@ def detect_language(text: str, default: Language = "pt") -> Language:
         return "pt"
     pt = sum(word in _PT for word in words)
     en = sum(word in _EN for word in words)
+    if pt == en:
+        # Names and codes ("CO2", "I-REC", "GWP") say nothing: only words of 4+ letters.
+        long = [word for word in words if len(word) >= 4]
+        pt = sum(_PT_SPELLING.search(word) is not None for word in long)
+        en = sum(_EN_SPELLING.search(word) is not None for word in long)
     if pt == en:
         return default
     return "pt" if pt > en else "en"

@@ -34,11 +34,12 @@ from engine.models.streaming import StreamsWithMetadata, stream_run_manager
 from engine.offline.agents import (
     RESPONDERS,
     answers_from_inventory,
+    asked,
     faq_reads_knowledge_base,
     summarizer,
 )
 from engine.offline.calculation import read_calculation, tool_arguments
-from engine.offline.own_data import inventory_query
+from engine.offline.own_data import own_data_reply
 from engine.offline.request import language_of, request_of
 
 log = logging.getLogger(__name__)
@@ -83,12 +84,12 @@ class OfflineAnalyst(StreamsWithMetadata, BaseChatModel):
         if self.pace_s > 0:
             time.sleep(self.pace_s)
         request = request_of(run_manager.metadata if run_manager else {})
-        call = self._tool_call(request, messages)
-        if call is not None:
+        calls = self._tool_calls(request, messages)
+        if calls:
             message = AIMessage(
                 content="",
-                tool_calls=[call],
-                usage_metadata=estimated_usage(messages, str(call["args"])),
+                tool_calls=calls,
+                usage_metadata=estimated_usage(messages, str([c["args"] for c in calls])),
                 response_metadata={"model_name": self.model_name},
             )
             return ChatResult(generations=[ChatGeneration(message=message)])
@@ -100,17 +101,33 @@ class OfflineAnalyst(StreamsWithMetadata, BaseChatModel):
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
 
-    def _tool_call(
+    def _tool_calls(
         self, request: AgentRequest | SummaryRequest | None, messages: Sequence[BaseMessage]
-    ) -> ToolCall | None:
-        """The tool a chat question needs, before any tool answered: the calculator for a
-        calculation; for the FAQ, the knowledge base whenever its answer comes from there."""
+    ) -> list[ToolCall]:
+        """The tools a chat question needs, before any tool answered: the calculator for a
+        calculation; for the FAQ, the knowledge base whenever its answer comes from there; for
+        a question about the attached inventory, every query and sum its answer states."""
         if (
             not isinstance(request, AgentRequest)
             or request.flow != "chat"
             or any(isinstance(m, ToolMessage) for m in messages)
         ):
-            return None
+            return []
+        if (
+            request.inventory is not None
+            and INVENTORY in self.bound_tools
+            and answers_from_inventory(request)
+        ):
+            reply = own_data_reply(request.question, request.inventory, language_of(request))
+            return [
+                ToolCall(name=use.name, args=use.args, id=f"inv-{len(messages)}-{index}")
+                for index, use in enumerate(reply.uses)
+                if use.name in self.bound_tools
+            ]
+        call = self._tool_call(request, messages)
+        return [call] if call is not None else []
+
+    def _tool_call(self, request: AgentRequest, messages: Sequence[BaseMessage]) -> ToolCall | None:
         ask = read_calculation(request.question) if CALCULATOR in self.bound_tools else None
         if ask is not None:
             return ToolCall(name=CALCULATOR, args=tool_arguments(ask), id=f"calc-{len(messages)}")
@@ -120,15 +137,8 @@ class OfflineAnalyst(StreamsWithMetadata, BaseChatModel):
             and faq_reads_knowledge_base(request)
         ):
             # The answer's language rides along, so the sources read like the answer.
-            args = {"pergunta": request.question, "idioma": language_of(request)}
+            args = {"pergunta": asked(request).question, "idioma": language_of(request)}
             return ToolCall(name=KNOWLEDGE, args=args, id=f"kb-{len(messages)}")
-        if (
-            request.inventory is not None
-            and INVENTORY in self.bound_tools
-            and answers_from_inventory(request)
-        ):
-            args = inventory_query(request.question)
-            return ToolCall(name=INVENTORY, args=args, id=f"inv-{len(messages)}")
         if (
             request.agent == GREEN_GASES_ANALYST
             and request.inventory is not None

@@ -97,3 +97,21 @@ class UserRepository(Repository):
         if document is None:
             raise NotFoundError("usuário / user")
         return AekoUser.model_validate(from_db(document))
+
+    @guarded
+    def default_gwp_set(self, user_id: str) -> str | None:
+        """The GWP set the user chose to read inventories with; None when they never chose."""
+        document = self.col.find_one(
+            {"_id": object_id(user_id, "usuário")}, {"default_gwp_set": 1}, hint=BY_ID
+        )
+        if document is None:
+            raise NotFoundError("usuário / user")
+        return document.get("default_gwp_set")
+
+    @guarded
+    def set_default_gwp_set(self, user_id: str, gwp_set: str) -> None:
+        result = self.col.update_one(
+            {"_id": object_id(user_id, "usuário")}, {"$set": {"default_gwp_set": gwp_set}}
+        )
+        if result.matched_count == 0:
+            raise NotFoundError("usuário / user")

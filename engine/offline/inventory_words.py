@@ -1,0 +1,564 @@
+"""What a question asks of the attached inventory, read against that inventory's own values.
+
+A question names its subject in the user's words ("our refrigerants", "methane from
+effluents", "the Criciúma plant", "sem o escopo 3"); the inventory names its rows in the
+workbook's. The words are matched to the fields whose values hold them, so a filter is one
+the inventory can answer, and a subject it has no row of is said to be missing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.inventory import fields as F
+from engine.inventory.gwp import BIOGENIC_CO2, canonical_gas
+from engine.inventory.query import NOT_GIVEN, Field
+from engine.offline.regulation import is_sbce_question
+from engine.protocol import fold
+
+if TYPE_CHECKING:
+    from engine.inventory import Inventory
+
+
+@dataclass(frozen=True)
+class Ask:
+    kind: str = "figures"
+    group_by: Field | None = "scope"
+    filters: dict[str, str] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # how the answer names a filter
+    top_n: int = 10
+    top_asked: bool = False
+    biogenic: bool = False
+    refrigerants: bool = False
+    gwp_sets: tuple[str, ...] = ()
+    gases: tuple[str, ...] = ()  # several gases named: each one's figure and their sum
+    each: tuple[tuple[Field, str, str], ...] = ()  # subjects of one field, summed
+    year_lacking: tuple[str, ...] = ()
+    scope3_asked: str = ""
+    missing_topic: str = ""
+    missing_field: Field | None = None
+    costs: bool = False
+
+
+def _cue(*stems: str) -> re.Pattern[str]:
+    """Stems that open a word: 'efluent' finds 'efluentes', never 'refluente'."""
+    return re.compile(r"(?<![a-z0-9])(?:" + "|".join(stems) + ")")
+
+
+_SCOPE = re.compile(r"(?<![a-z])(?:escopo|scope)s?\s*([123])(?![0-9])")
+_YEAR = re.compile(r"(?<![0-9.,])((?:19|20)\d\d)(?![0-9.,])")
+_TOP = re.compile(
+    r"(?<![a-z])(?:top\s*(\d{1,2})|(\d{1,2}|dois|duas|tres|quatro|cinco|two|three|four|five|ten"
+    r"|dez)\s+(?:maiores|principais|largest|biggest|main|top))"
+)
+_COUNT_WORDS = {"dois": 2, "duas": 2, "tres": 3, "quatro": 4, "cinco": 5, "dez": 10, "two": 2,
+                "three": 3, "four": 4, "five": 5, "ten": 10}  # fmt: skip
+_DIMENSIONS: tuple[tuple[Field, re.Pattern[str]], ...] = (
+    ("fuel", _cue("combustive", "fuels?\\b", "insumo")),
+    ("facility", _cue("unidades?\\b", "fabricas?", "plantas?\\b", "sites?\\b", "facilit",
+                      "plants?\\b", "filia", "instalac", "installation", "estabelecimento")),
+    ("source", _cue("fontes?\\b", "sources?\\b", "equipamento", "equipment", "maior emissor",
+                    "largest emitter", "emite mais", "emits most", "mais emite", "maiores linhas",
+                    "largest rows", "rows?\\b", "linhas?\\b")),
+    ("category", _cue("categoria", "categor")),
+    ("year", _cue("por ano", "evolu", "year over year", "each year", "per year", "ano a ano",
+                  "by year")),
+    ("gas", _cue("gases", "poluente", "pollutant", "por gas", "by gas", "per gas", "cada gas",
+                 "each gas")),
+)  # fmt: skip
+_FUGITIVE = _cue("vazament", "leak", "fugitiv")
+_REFRIGERANT = _cue("refrigera", "fluido refrigerante", "hfcs?\\b", "gases? refrigerantes",
+                    "ar.condicionado", "air.condition", "chiller")  # fmt: skip
+_PROCESS = _cue("descarbonat", "decarbonat", "calcinac", "calcination", "carbonato", "carbonate")
+_BIOGENIC = _cue("biogenic", "biogenico")
+_WITHOUT_SCOPE3 = re.compile(
+    r"(?<![a-z])(?:sem|excluindo|exceto|tirando|fora|without|excluding|except|ex)\s+(?:o\s+|a\s+|"
+    r"the\s+)?(?:escopo|scope)\s*3|(?:escopos?|scopes?)\s*1\s*(?:e|and|\+|,)\s*2(?![0-9])"
+    r"(?!\s*(?:e|and|,)\s*3)"
+)
+_GWP_SET = re.compile(r"(?<![a-z0-9])(ar ?[456]|sar)(?![a-z0-9])")
+_GWP_TALK = _cue("gwp", "ar ?[456]\\b", "potencial de aquecimento", "warming potential")
+_QUALITY = _cue("qualidade", "quality", "apontamento", "finding", "erros?\\b", "errors?\\b",
+                "celulas?", "cells?\\b", "inconsisten", "problemas", "problems", "issues",
+                "falhas", "duplicad", "duplicat", "negativ", "faltando", "lacunas", "gaps",
+                "#ref", "#div", "#n/a", "#valor", "#value")  # fmt: skip
+_RECONCILE = _cue("concilia", "reconcil", "confer", "verifica", "verified", "verify", "checad",
+                  "checked", "consisten", "bate\\b", "batem", "confiav", "reliab",
+                  "trust")  # fmt: skip
+_SHEETS = _cue("abas?\\b", "sheets?\\b", "tabs?\\b", "worksheets?", "planilhas\\b")
+_LEVERS = _cue("alavanca", "levers?\\b", "onde reduzir", "where to (?:cut|reduce)", "reduzir",
+               "reduc", "reduce", "reducing", "cortar", "cut\\b", "priori", "oportunidade",
+               "opportunit", "mitiga", "descarboniz", "decarboni", "abater", "abate",
+               "acoes", "actions", "medidas", "measures", "focar", "focus", "atacar",
+               "tackle")  # fmt: skip
+_COSTS = _cue("custo", "costs?\\b", "costing", "preco", "prices?\\b", "r\\$", "capex", "opex",
+              "investiment", "investment", "payback", "orcamento", "budget", "gasto",
+              "spend", "quanto custa", "how much would it cost")  # fmt: skip
+_SCOPE3_NUMBER = re.compile(r"(?<![a-z])(?:categoria|category|cat\.?)\s*(\d{1,2})(?![0-9])")
+# The GHG Protocol's fifteen Scope 3 categories, by number, as the ingestion names them.
+SCOPE3_CATEGORIES = {
+    1: "Bens e serviços comprados", 2: "Bens de capital",
+    3: "Atividades relacionadas a combustível e energia",
+    4: "Transporte e distribuição (upstream)", 5: "Resíduos gerados nas operações",
+    6: "Viagens a negócios", 7: "Deslocamento de funcionários", 8: "Bens arrendados (upstream)",
+    9: "Transporte e distribuição (downstream)", 10: "Processamento de produtos vendidos",
+    11: "Uso de bens e serviços vendidos", 12: "Tratamento de fim de vida dos produtos vendidos",
+    13: "Bens arrendados (downstream)", 14: "Franquias", 15: "Investimentos",
+}  # fmt: skip
+_SCOPE3_WORDS = (
+    (1, ("bens e servicos comprados", "purchased goods", "compras", "purchases")),
+    (2, ("bens de capital", "capital goods")),
+    (4, ("transporte upstream", "upstream transport", "frete", "freight", "inbound")),
+    (5, ("residuos", "waste")),
+    (6, ("viagens", "viagem", "business travel", "voos", "flights", "air travel")),
+    (7, ("deslocamento", "commuting", "commute")),
+    (9, ("downstream", "distribuicao")),
+    (11, ("uso dos produtos", "use of sold")),
+    (12, ("fim de vida", "end of life", "end-of-life")),
+    (15, ("investimentos", "investments")),
+)
+# A subject in the user's words and the stems the workbook may write it with.
+_TOPICS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
+    ("efluentes", _cue("efluente", "effluent", "wastewater", "waste water", "esgoto", "sewage",
+                       "ete\\b", "aguas residuais", "tratamento de agua"),
+     ("efluent", "effluent", "wastewater", "esgoto", "sewage", "ete", "residuais", "etar")),
+    ("caldeiras", _cue("caldeira", "boiler"), ("caldeira", "boiler")),
+    ("fornos", _cue("fornos?\\b", "kilns?", "furnace"), ("forno", "kiln", "furnace")),
+    ("frota", _cue("frota", "fleet", "veiculo", "vehicle", "caminh", "trucks?"),
+     ("frota", "fleet", "veicul", "vehicle", "caminh", "truck", "carro")),
+    ("geradores", _cue("gerador", "generator"), ("gerador", "generator")),
+    ("empilhadeiras", _cue("empilhadeira", "forklift"), ("empilhadeira", "forklift")),
+    ("eletricidade", _cue("eletricidade", "electricity", "energia eletrica", "electric power",
+                          "grid"), ("eletric", "electric", "energia", "rede", "grid")),
+    ("aterro", _cue("aterro", "landfill"), ("aterro", "landfill")),
+    ("resíduos", _cue("residuo", "waste\\b"), ("residuo", "waste")),
+    ("viagens", _cue("viage", "travel", "voos?\\b", "flights?"), ("viage", "travel", "voo",
+                                                                 "flight")),
+    ("gás natural", _cue("gas natural", "natural gas"), ("gas natural", "natural gas")),
+    ("diesel", _cue("diesel"), ("diesel",)),
+    ("GLP", _cue("glp\\b", "lpg\\b", "gas liquefeito"), ("glp", "lpg")),
+    ("gasolina", _cue("gasolina", "gasoline", "petrol"), ("gasolina", "gasoline")),
+    ("etanol", _cue("etanol", "ethanol"), ("etanol", "ethanol")),
+    ("biomassa", _cue("biomassa", "biomass", "cavaco", "lenha", "wood chips", "firewood"),
+     ("cavaco", "lenha", "biomass", "madeira", "wood")),
+    ("carvão", _cue("carvao", "coal\\b"), ("carvao", "coal")),
+    ("fertilizantes", _cue("fertiliz"), ("fertiliz",)),
+)  # fmt: skip
+# Words of a workbook's names that say nothing about which row: never a filter by themselves.
+_GENERIC = frozenset(
+    "fabrica unidade planta filial sede site plant facility escritorio office total emissoes "
+    "emissions consumo combustao combustion estacionaria stationary movel mobile energia fonte "
+    "source escopo scope outros others geral general empresa company dados data inventario "
+    "proprios proprias nacional nacionais ltda industria industrial usina usinas mina loja "
+    "centro matriz das dos del the and for com sem por".split()
+)
+_FIELDS_FOR_TOPICS: tuple[Field, ...] = ("source", "category", "fuel", "facility")
+
+
+def mentions_sbce(question: str) -> bool:
+    return is_sbce_question(question)
+
+
+def is_refrigerant(gas: object) -> bool:
+    """HFCs, PFCs, HFOs and their R- blends; not SF6 (electrical gear) nor NF3."""
+    name = str(canonical_gas(str(gas)) or gas)
+    return bool(re.match(r"(?i)(?:hfc|pfc|hfo|hcfc|cfc|r-?\d)", name))
+
+
+def read(question: str, inventory: Inventory) -> Ask:  # noqa: PLR0915 - one reading, in order
+    """The ask: its kind, then its filters, breakdown and size, in the inventory's terms."""
+    text = " " + " ".join(re.sub(r"[^a-z0-9#/$+.,\- ]+", " ", fold(question)).split()) + " "
+    filters: dict[str, str] = {}
+    labels: dict[str, str] = {}
+    scope = _SCOPE.search(text)
+    years = list(dict.fromkeys(_YEAR.findall(text)))
+    lacking = tuple(y for y in years if y not in inventory.years)
+    present = [y for y in years if y in inventory.years]
+    costs = _COSTS.search(text) is not None
+    if is_sbce_question(question) and not lacking:
+        return Ask(kind="sbce")
+    if lacking and not present:
+        return Ask(kind="missing_year", year_lacking=lacking)
+    if present and len(inventory.years) > 1:
+        filters["year"] = present[0]
+    if _LEVERS.search(text) and not _QUALITY.search(text):
+        return Ask(kind="levers", filters=_scope_filter(scope), costs=costs)
+    if costs:
+        return Ask(kind="costs")
+    if _QUALITY.search(text):
+        return Ask(kind="quality")
+    if _RECONCILE.search(text) or (_SHEETS.search(text) and not _DIMENSIONS[1][1].search(text)):
+        return Ask(kind="sheets")
+    if _GWP_TALK.search(text) and (sets := _gwp_sets_named(text)):
+        return Ask(kind="gwp_sets", gwp_sets=sets)
+    if _WITHOUT_SCOPE3.search(text):
+        return Ask(kind="without_scope3")
+    scope3 = _scope3_category(text)
+    if scope3 is not None and not _reports(inventory, scope3):
+        named = SCOPE3_CATEGORIES[scope3]
+        return Ask(kind="missing_scope3", scope3_asked=f"{scope3} ({named})")
+    if scope3 is not None:
+        filters["category"] = SCOPE3_CATEGORIES[scope3]
+    elif scope:
+        filters["scope"] = scope.group(1)
+    gases = _gases(question, text)
+    leaks = _FUGITIVE.search(text) is not None or "SF6" in gases
+    # Refrigerants alone are the HFC rows; with leaks or SF6 named, the fugitive category.
+    refrigerants = _REFRIGERANT.search(text) is not None and not leaks
+    category = F.category_of(question)
+    named_category = leaks or _PROCESS.search(text) is not None
+    if leaks:
+        category = ("1", "Emissões fugitivas")
+    elif _PROCESS.search(text):
+        category = ("1", "Processos industriais")
+    if _REFRIGERANT.search(text) and leaks:  # "refrigerant and SF6 leaks": every leak
+        gases = []
+    if len(gases) == 1:
+        filters["gas"] = gases[0]
+    missing = ""
+    each: tuple[tuple[Field, str, str], ...] = ()
+    if not refrigerants:
+        found, missing, each = _topics(text, inventory)
+        # A category the question names and the inventory holds ("mobile combustion: trucks
+        # and forklifts", "decarbonation in our kilns") is the subject; its examples are not.
+        held = category is not None and _has(inventory, "category", fold(category[1]))
+        named_category = named_category or held
+        if named_category:
+            found.pop("source", None)
+            missing, each = "", ()
+        for key, (needle, label) in found.items():
+            filters.setdefault(key, needle)
+            labels[key] = label
+        free = "scope" not in filters and "category" not in filters
+        free = free and (named_category or not found)
+        if category is not None and free and _has(inventory, "category", fold(category[1])):
+            filters["category"] = category[1]
+    facility = _facility_named(text, inventory)
+    if facility:
+        filters["facility"], labels["facility"] = facility
+    top = _TOP.search(text)
+    top_n = 10
+    if top:
+        count = top.group(1) or top.group(2)
+        top_n = int(count) if count.isdigit() else _COUNT_WORDS[count]
+    group_by = _dimension(text, filters, gases, top is not None)
+    if len(gases) > 1:
+        group_by = "gas"
+    return Ask(
+        kind="figures", group_by=group_by, filters=filters, labels=labels, top_n=top_n,
+        gases=tuple(gases) if len(gases) > 1 else (), each=each,
+        top_asked=top is not None, biogenic=_BIOGENIC.search(text) is not None,
+        refrigerants=refrigerants, year_lacking=lacking if present else (),
+        missing_topic=missing,
+    )  # fmt: skip
+
+
+def _scope_filter(scope: re.Match[str] | None) -> dict[str, str]:
+    return {"scope": scope.group(1)} if scope else {}
+
+
+def _gwp_sets_named(text: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(m.replace(" ", "").upper() for m in _GWP_SET.findall(text)))
+
+
+def _scope3_category(text: str) -> int | None:
+    if "scope 3" not in text and "escopo 3" not in text:
+        return None
+    number = _SCOPE3_NUMBER.search(text)
+    if number and 1 <= int(number.group(1)) <= 15:
+        return int(number.group(1))
+    return next((n for n, cues in _SCOPE3_WORDS if any(c in text for c in cues)), None)
+
+
+def _reports(inventory: Inventory, category: int) -> bool:
+    return _has(inventory, "category", fold(SCOPE3_CATEGORIES[category]))
+
+
+def _has(inventory: Inventory, field_name: str, needle: str) -> bool:
+    table = inventory.current
+    if field_name not in table:
+        return False
+    return any(needle in fold(str(v)) for v in table[field_name].dropna().unique())
+
+
+def _gases(question: str, text: str) -> list[str]:
+    named = [g for w in re.findall(r"[\w\-]+", question) if (g := canonical_gas(w))]
+    named = [g for g in named if g not in ("CO2", BIOGENIC_CO2)]
+    if re.search(r"(?<![a-z])(?:metano|methane)", text):
+        named.append("CH4")
+    if "oxido nitroso" in text or "nitrous oxide" in text:
+        named.append("N2O")
+    if re.search(r"(?<![a-z])co2 fossil|fossil co2", text):
+        named.append("CO2")
+    return list(dict.fromkeys(named))
+
+
+def _topics(
+    text: str, inventory: Inventory
+) -> tuple[dict[str, tuple[str, str]], str, tuple[tuple[Field, str, str], ...]]:
+    """Each subject the question names, as (field, needle) the inventory's values hold; the
+    first subject none of its values holds, in the question's words; and the subjects that
+    share a field ("trucks and forklifts"), each queried apart and summed."""
+    found: dict[str, tuple[str, str]] = {}
+    shared: set[str] = set()  # fields two subjects fall in: no one filter holds both
+    placed_in: list[tuple[Field, str, str]] = []
+    missing = ""
+    table = inventory.current
+    for label, cue, stems in _TOPICS:
+        hit = cue.search(text)
+        if hit is None:
+            continue
+        placed = False
+        # The user's own word first: "caminhões" finds the trucks, not "frota" elsewhere.
+        word = text[hit.start() :]
+        ordered = sorted(stems, key=lambda stem: (not word.startswith(stem), stem not in text))
+        for field_name in _FIELDS_FOR_TOPICS:
+            if field_name not in table:
+                continue
+            values = [fold(str(v)) for v in table[field_name].dropna().unique()]
+            needle = next(
+                (s for s in ordered if any(re.search(rf"(?<![a-z]){s}", v) for v in values)), None
+            )
+            if needle is None:
+                continue
+            placed = True
+            if field_name in found:
+                shared.add(field_name)
+            else:
+                found[field_name] = (needle, label)
+            placed_in.append((field_name, needle, label))
+            break
+        if not placed and not missing:
+            missing = text[hit.start() :].split(maxsplit=1)[0]
+    kept = {k: v for k, v in found.items() if k not in shared}
+    each = tuple((f, n, label) for f, n, label in placed_in if f in shared)
+    return kept, missing, each
+
+
+def _facility_named(text: str, inventory: Inventory) -> tuple[str, str] | None:
+    """A facility the question names by a word of its own ("Criciúma")."""
+    table = inventory.current
+    if F.FACILITY not in table:
+        return None
+    for value in table[F.FACILITY].dropna().unique():
+        for word in re.findall(r"[a-z]{3,}", fold(str(value))):
+            if word not in _GENERIC and re.search(rf"(?<![a-z]){word}(?![a-z])", text):
+                return word, str(value)
+    return None
+
+
+def _dimension(text: str, filters: dict[str, str], gases: list[str], top: bool) -> Field | None:
+    named = [f for f, cue in _DIMENSIONS if cue.search(text)]
+    # The breakdown asked for, unless it only names the filter ("a unidade de Criciúma").
+    for dimension in named:
+        if dimension not in filters:
+            return dimension
+    if top:
+        return "source"
+    if gases and "gas" in filters:
+        return "source"
+    if "category" in filters and filters["category"] == "Emissões fugitivas":
+        return "gas"
+    if "category" in filters or "fuel" in filters or "source" in filters:
+        return "source" if "source" not in filters else "facility"
+    if "facility" in filters:
+        return "scope" if "scope" not in filters else "source"
+    if "scope" in filters:
+        return "category"
+    return "scope"
+
+
+_S = {"scope": "escopo", "gas": "gás", "facility": "unidade", "category": "categoria",
+      "fuel": "combustível ou insumo", "year": "ano", "source": "fonte"}  # fmt: skip
+_S_EN = {"scope": "scope", "gas": "gas", "facility": "facility", "category": "category",
+         "fuel": "fuel or input", "year": "year", "source": "source"}  # fmt: skip
+_STATUS = {
+    "pt": {"reconciled": "conferido", "unverified": "sem totais para conferir",
+           "ambiguous": "unidade não provada (ambígua)", "conflict": "não confere"},
+    "en": {"reconciled": "reconciled", "unverified": "no totals to check against",
+           "ambiguous": "unit not proven (ambiguous)", "conflict": "does not reconcile"},
+}  # fmt: skip
+
+TEXT: dict[str, dict] = {
+    "pt": {
+        "scope": "Escopo",
+        "heading": _S,
+        "heading_plural": {
+            "scope": "escopos",
+            "gas": "gases",
+            "facility": "unidades",
+            "category": "categorias",
+            "fuel": "combustíveis",
+            "year": "anos",
+            "source": "fontes",
+        },
+        "total": "Total do inventário",
+        "of_total": "do total de",
+        "by": "Por",
+        "top": " (as {n} maiores)",
+        "year_of": "Ano do inventário",
+        "not_given": NOT_GIVEN,
+        "rows": "As {n} maiores linhas",
+        "biogenic": "CO2 biogênico, relatado à parte e fora do total",
+        "none": "Nenhuma linha do inventário anexado atende a esse filtro.",
+        "there": "O inventário traz estas {heading}: {values}.",
+        "no_topic": "O inventário anexado não tem linhas de {topic}.",
+        "gases_named": "{listed}; juntos, {together} t CO2e, {share}% do total de {whole} t "
+        "CO2e (GWP {gwp}).",
+        "gases_absent": "O inventário não tem linhas de {gases}.",
+        "gas_there": "O {gas} que ele traz soma {total} t CO2e, por fonte",
+        "no_year": "O inventário anexado não traz dados de {asked}: ele cobre {years}.",
+        "no_scope3": "O inventário anexado não relata a categoria {asked} do escopo 3. As "
+        "categorias de escopo 3 que ele traz: {listed}.",
+        "no_scope3_at_all": "O inventário anexado não relata a categoria {asked} do escopo 3 "
+        "nem nenhuma outra: não há linhas de escopo 3.",
+        "no_costs": "O inventário anexado não traz custos, preços nem investimentos: traz "
+        "emissões, {total} t CO2e (GWP {gwp}), assim: {listed}. Para custos de redução, "
+        "peça as medidas calculadas para este inventário.",
+        "refrigerants": "Gases refrigerantes (HFC e misturas) no inventário: {total} t CO2e, "
+        "{share}% do total de {whole} t CO2e (GWP {gwp}). Por gás: {listed}.",
+        "montreal": "Gases do Protocolo de Montreal, relatados à parte e fora do total: {listed}.",
+        "no_refrigerant": "O inventário anexado não tem linhas de gases refrigerantes "
+        "(HFC, PFC ou misturas R-).",
+        "without_scope3": "Sem o escopo 3, o inventário soma {without} t CO2e ({parts}), "
+        "{share}% do total de {total} t CO2e (GWP {gwp}); o escopo 3 soma {scope3} t CO2e.",
+        "own": " (o do inventário)",
+        "gwp_gap": "De {b} para {a}, o total muda {gap} t CO2e ({change}%).",
+        "gwp_note": "Mesmas massas de gás × GWP de cada conjunto (IPCC, 100 anos); linhas "
+        "que a planilha traz só em t CO2e entram iguais em todos os conjuntos.",
+        "no_masses": "A planilha traz só t CO2e, sem massa por gás: o total não pode ser "
+        "refeito em outro conjunto de GWP.",
+        "sbce_rule": "Pela Lei nº 15.042/2024, os limites do SBCE valem por instalação, sobre "
+        "as emissões de cada uma (escopo 1), não pelo total da empresa: acima de {low} t CO2e "
+        "por ano, plano de monitoramento e relato anual; acima de {high} t CO2e, também a "
+        "conciliação periódica de obrigações (entrega de cotas). No inventário anexado:",
+        "scope1": "no escopo 1",
+        "sbce_allowances": "acima do limite de conciliação: monitorar, relatar e entregar "
+        "cotas (CBE) ou certificados (CRVE).",
+        "sbce_reporting": "acima do limite de relato: plano de monitoramento e relato anual, "
+        "sem entrega de cotas.",
+        "sbce_below": "abaixo dos limites: sem obrigação no SBCE.",
+        "sbce_caveat": "O órgão gestor pode elevar os limites na regulamentação, e a "
+        "produção primária agropecuária fica fora das obrigações.",
+        "sbce_none": "O inventário anexado não traz unidades (instalações) para aplicar os "
+        "limites do SBCE.",
+        "source": "Fonte",
+        "overall": "Situação da conferência do inventário: {status}.",
+        "status": _STATUS["pt"],
+        "findings": "Apontamentos de qualidade dos dados: {n}.",
+        "no_findings": "Qualidade dos dados: nenhum problema encontrado.",
+        "more": "…e mais {n} apontamentos.",
+        "general": "geral",
+        "no_sheets": "Nenhuma aba conferida.",
+        "data_rows": "{n} linhas de dados",
+        "levers": "Onde reduzir pesa mais: as {n} maiores fontes do inventário — {listed} — "
+        "somam {summed} t CO2e, {share}% do total de {total} t CO2e. As reduções calculadas "
+        "pelas regras do GHG Protocol para elas seguem.",
+        "levers_costs": "O inventário não traz custos; as faixas de custo, quando houver, vêm "
+        "das medidas calculadas.",
+        "location": "Escopo 2 pelo método de localização (location-based, fator médio do SIN)",
+        "market": "pelo método de escolha de compra (market-based)",
+        "no_market": "o inventário não traz o método de escolha de compra (market-based); os "
+        "dois métodos são relatados lado a lado, nunca somados",
+    },
+    "en": {
+        "scope": "Scope",
+        "heading": _S_EN,
+        "heading_plural": {
+            "scope": "scopes",
+            "gas": "gases",
+            "facility": "facilities",
+            "category": "categories",
+            "fuel": "fuels",
+            "year": "years",
+            "source": "sources",
+        },
+        "total": "Inventory total",
+        "of_total": "of the total of",
+        "by": "By",
+        "top": " (the {n} largest)",
+        "year_of": "Inventory year",
+        "not_given": "(not given)",
+        "rows": "The {n} largest rows",
+        "biogenic": "Biogenic CO2, reported apart and outside the total",
+        "none": "No row of the attached inventory matches that filter.",
+        "there": "The inventory holds these {heading}: {values}.",
+        "no_topic": "The attached inventory has no rows for {topic}.",
+        "gases_named": "{listed}; together {together} t CO2e, {share}% of the total of {whole} "
+        "t CO2e (GWP {gwp}).",
+        "gases_absent": "The inventory has no rows of {gases}.",
+        "gas_there": "The {gas} it holds adds up to {total} t CO2e, by source",
+        "no_year": "The attached inventory has no data for {asked}: it covers {years}.",
+        "no_scope3": "The attached inventory does not report Scope 3 category {asked}. The "
+        "Scope 3 categories it holds: {listed}.",
+        "no_scope3_at_all": "The attached inventory does not report Scope 3 category {asked}, "
+        "nor any other: it has no Scope 3 rows.",
+        "no_costs": "The attached inventory holds no costs, prices or investments: it holds "
+        "emissions, {total} t CO2e (GWP {gwp}), as follows: {listed}. For reduction costs, "
+        "ask for the measures computed for this inventory.",
+        "refrigerants": "Refrigerant gases (HFCs and blends) in the inventory: {total} t CO2e, "
+        "{share}% of the total of {whole} t CO2e (GWP {gwp}). By gas: {listed}.",
+        "montreal": "Montreal Protocol gases, reported apart and outside the total: {listed}.",
+        "no_refrigerant": "The attached inventory has no refrigerant gas rows (HFC, PFC or "
+        "R- blends).",
+        "without_scope3": "Without Scope 3 the inventory adds up to {without} t CO2e "
+        "({parts}), {share}% of the total of {total} t CO2e (GWP {gwp}); Scope 3 adds up to "
+        "{scope3} t CO2e.",
+        "own": " (the inventory's)",
+        "gwp_gap": "From {b} to {a} the total changes by {gap} t CO2e ({change}%).",
+        "gwp_note": "The same gas masses × each set's GWPs (IPCC, 100 years); rows the "
+        "workbook gives only in t CO2e count the same under every set.",
+        "no_masses": "The workbook gives only t CO2e, no mass per gas: the total cannot be "
+        "recomputed under another GWP set.",
+        "sbce_rule": "Under Law 15,042/2024 the SBCE thresholds apply per installation, to "
+        "each one's emissions (Scope 1), not to the company's total: above {low} t CO2e a "
+        "year, a monitoring plan and an annual report; above {high} t CO2e, also the periodic "
+        "reconciliation of obligations (surrendering allowances). In the attached inventory:",
+        "scope1": "in Scope 1",
+        "sbce_allowances": "above the reconciliation threshold: monitor, report and surrender "
+        "allowances (CBE) or certificates (CRVE).",
+        "sbce_reporting": "above the reporting threshold: monitoring plan and annual report, "
+        "no allowances to surrender.",
+        "sbce_below": "below the thresholds: no SBCE obligation.",
+        "sbce_caveat": "The regulator may raise the thresholds, and primary agricultural "
+        "production is excluded from the obligations.",
+        "sbce_none": "The attached inventory names no facilities (installations) to apply "
+        "the SBCE thresholds to.",
+        "source": "Source",
+        "overall": "Reconciliation status of the inventory: {status}.",
+        "status": _STATUS["en"],
+        "findings": "Data-quality findings: {n}.",
+        "no_findings": "Data quality: no problem found.",
+        "more": "…and {n} more findings.",
+        "general": "general",
+        "no_sheets": "No sheet was checked.",
+        "data_rows": "{n} data rows",
+        "levers": "Where a reduction weighs most: the inventory's {n} largest sources — "
+        "{listed} — add up to {summed} t CO2e, {share}% of the total of {total} t CO2e. The "
+        "reductions computed for them under GHG Protocol rules follow.",
+        "levers_costs": "The inventory holds no costs; cost ranges, where there are any, come "
+        "from the computed measures.",
+        "location": "Scope 2 by the location-based method (Brazilian grid average)",
+        "market": "by the market-based method",
+        "no_market": "the inventory has no market-based figure; the two methods are reported "
+        "side by side, never added up",
+    },
+}
+
+# What a category's figure means, so a lookup also says how it is counted.
+NOTES = {
+    "pt": {"Processos industriais": "São emissões de processo, fora da combustão: o CO2 "
+           "liberado na descarbonatação (calcinação) de carbonatos como calcita e dolomita, "
+           "relatado no escopo 1.",
+           "Emissões fugitivas": "São vazamentos de gases (refrigerantes HFC e SF6 de "
+           "equipamentos elétricos), relatados no escopo 1; gases do Protocolo de Montreal, "
+           "como o R-22, ficam fora do total."},
+    "en": {"Processos industriais": "These are process emissions, not combustion: the CO2 "
+           "released when carbonates such as calcite and dolomite are decarbonated "
+           "(calcination), reported in scope 1.",
+           "Emissões fugitivas": "These are gas leaks (HFC refrigerants and SF6 from electrical "
+           "equipment), reported in scope 1; Montreal Protocol gases such as R-22 stay out of "
+           "the total."},
+}  # fmt: skip
