@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import pandas as pd
 
@@ -45,7 +46,12 @@ def code_of(value: object) -> str | None:
         if math.isnan(value) or not float(value).is_integer() or not 0 < value < 100:
             return None
         return str(int(value))
-    match = _CODE.match(str(value))
+    return _code_of_text(str(value))
+
+
+@lru_cache(maxsize=65_536)  # the same labels on every sheet of a workbook (one per year)
+def _code_of_text(text: str) -> str | None:
+    match = _CODE.match(text)
     return match.group(1).upper() if match else None
 
 
