@@ -332,6 +332,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Biogenic CO2 (outside the total)",
     },
     "inv_table": {"pt": "Tabela canônica", "en": "Canonical table"},
+    "inv_table_all": {
+        "pt": "Mostrar todas as {n} linhas",
+        "en": "Show all {n} rows",
+    },
+    "inv_table_head": {
+        "pt": "As primeiras {shown} de {n} linhas.",
+        "en": "The first {shown} of {n} rows.",
+    },
     "inv_markdown": {
         "pt": "Prévia em Markdown (primeiras linhas)",
         "en": "Markdown preview (first rows)",

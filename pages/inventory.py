@@ -60,6 +60,32 @@ def _shown_table(reading: str, lang: str, _inventory: Inventory) -> pd.DataFrame
     return table
 
 
+# Rows of the canonical table sent with the page; the rest when asked for. 100,000 rows made
+# the browser decode and lay out a grid of megabytes before it painted the total above it.
+_TABLE_HEAD = 1_000
+
+
+@st.fragment
+def _table_panel(reading: str, lang: str, inventory: Inventory, name: str) -> None:
+    """The canonical table, its Markdown preview and download. A fragment: asking for the
+    whole table reruns this panel alone, not the page's reading and charts."""
+    table = _shown_table(reading, lang, inventory)
+    if len(table) > _TABLE_HEAD:
+        whole = st.toggle(t("inv_table_all", n=number(len(table), 0)), key=f"table-all-{reading}")
+        if not whole:
+            shown, total = number(_TABLE_HEAD, 0), number(len(table), 0)
+            st.caption(t("inv_table_head", shown=shown, n=total))
+            table = table.head(_TABLE_HEAD)
+    st.dataframe(csv_safe_frame(table), hide_index=True)
+    st.caption(t("inv_markdown"))
+    st.code(_markdown_preview(reading, inventory), language="markdown")
+    # The whole table as Markdown is written when the button is pressed, not on every rerun
+    # (100,000 rows took seconds, for a preview of 40 lines).
+    st.download_button(
+        t("inv_download_md"), inventory.to_markdown, file_name=f"{name}.md", mime="text/markdown"
+    )
+
+
 _PREVIEW_LINES = 40  # of the Markdown table: its header, the rule and 38 rows
 
 
@@ -426,14 +452,7 @@ if not inventory.factors_used.empty:
         inventory_factors(inventory.factors_used)
 
 with st.expander(t("inv_table"), icon=":material/table:"):  # built even while closed
-    st.dataframe(csv_safe_frame(_shown_table(reading_key, lang, inventory)), hide_index=True)
-    st.caption(t("inv_markdown"))
-    st.code(_markdown_preview(reading_key, inventory), language="markdown")
-    # The whole table as Markdown is written when the button is pressed, not on every rerun
-    # (100,000 rows took seconds, for a preview of 40 lines).
-    st.download_button(
-        t("inv_download_md"), inventory.to_markdown, file_name=f"{name}.md", mime="text/markdown"
-    )
+    _table_panel(reading_key, lang, inventory, name)
 
 # --- analysis -----------------------------------------------------------------------------
 st.subheader(t("inv_plan"))

@@ -26,7 +26,7 @@ from engine.inventory.fields import (
 from engine.inventory.reconcile import UnitEvidence
 from engine.inventory.table import SheetTable
 from engine.inventory.unit_evidence import context_evidence, header_evidence
-from engine.inventory.units import UNIT_NAMES
+from engine.inventory.units import UNIT_NAMES, typed_numbers
 
 YEAR_COLUMN = "Ano"
 _MIN_TIME_COLUMNS = 2
@@ -63,15 +63,21 @@ def reshape_time_columns(table: SheetTable, parser_for) -> SheetTable:
         totals = _summed_totals(table, by_year, numbers_parser)
         return _melt(table, list(months), summed, totals, next(iter(months)), "months")
     if len(years) >= _MIN_TIME_COLUMNS or (years and not _emission_columns(table, years)):
-        numbers_parser = parser_for(list(years))
-        values = pd.DataFrame(
-            {years[c]: numbers_parser(table.body[c]) for c in years}, index=table.body.index
-        )
-        totals = pd.DataFrame(
-            {years[c]: numbers_parser(table.totals[c]) for c in years}, index=table.totals.index
-        )
+        values = _year_values(table.body, years, parser_for)
+        totals = _year_values(table.totals, years, parser_for)
         return _melt(table, list(years), values, totals, next(iter(years)), "years")
     return table
+
+
+def _year_values(frame: pd.DataFrame, years: dict[str, str], parser_for) -> pd.DataFrame:
+    """Each year column's numbers, under its year. Typed numbers (the usual workbook) are
+    converted in one block; text goes through the columns' shared convention."""
+    column_of = {year: column for column, year in years.items()}  # a repeated year: the last
+    block = typed_numbers(frame, list(column_of.values()))
+    if block is not None:
+        return pd.DataFrame(block, index=frame.index, columns=list(column_of))
+    parse = parser_for(list(years))
+    return pd.DataFrame({years[c]: parse(frame[c]) for c in years}, index=frame.index)
 
 
 def _emission_columns(table: SheetTable, besides: dict[str, str]) -> bool:

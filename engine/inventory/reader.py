@@ -286,18 +286,43 @@ class _Extent:
         refs = _ANY_CELL_REF.findall(text)
         if not refs:
             return
-        # One row of bytes per reference, NUL-padded: letters fold into the column number,
-        # digits into the row number, position by position.
+        # One row of bytes per reference, NUL-padded: 1-4 letters, then 1-10 digits.
         codes = np.array(refs, dtype=f"S{_REF_WIDTH}").view(np.uint8).reshape(len(refs), -1)
-        codes = codes.astype(np.int64)
-        letter, digit = codes >= 65, (codes >= 48) & (codes <= 57)
-        rows = np.zeros(len(refs), np.int64)
-        cols = np.zeros(len(refs), np.int64)
+        letters = (codes >= 65).sum(axis=1)
+        digits = (codes != 0).sum(axis=1) - letters
+        self.cols = max(self.cols, _farthest_column(codes, letters))
+        self.rows = max(self.rows, _farthest_row(codes, letters, digits))
+
+
+def _farthest_column(codes: np.ndarray, letters: np.ndarray) -> int:
+    """The largest column named: one with more letters is always farther ("AA" is 27, "Z"
+    26), so only the references with the most letters are decoded (case folded)."""
+    most = int(letters.max())
+    widest = codes[letters == most, :most] & 0xDF
+    column = np.zeros(len(widest), np.int64)
+    for k in range(most):
+        column = column * 26 + widest[:, k] - 64
+    return int(column.max())
+
+
+def _farthest_row(codes: np.ndarray, letters: np.ndarray, digits: np.ndarray) -> int:
+    """The largest row named. Without a leading zero, more digits is a larger number, and
+    only the references with the most digits are decoded; with one ("A0000099" is row 99),
+    every reference is, position by position."""
+    first_digit = np.take_along_axis(codes, letters[:, None], axis=1)[:, 0]
+    if (first_digit == 48).any():
+        rows = np.zeros(len(codes), np.int64)
         for k in range(codes.shape[1]):
-            cols = np.where(letter[:, k], cols * 26 + (codes[:, k] & 0xDF) - 64, cols)
-            rows = np.where(digit[:, k], rows * 10 + codes[:, k] - 48, rows)
-        self.rows = max(self.rows, int(rows.max()))
-        self.cols = max(self.cols, int(cols.max()))
+            digit = (codes[:, k] >= 48) & (codes[:, k] <= 57)
+            rows = np.where(digit, rows * 10 + codes[:, k].astype(np.int64) - 48, rows)
+        return int(rows.max())
+    most = int(digits.max())
+    longest = np.flatnonzero(digits == most)
+    start = letters[longest]
+    row = np.zeros(len(longest), np.int64)
+    for k in range(most):
+        row = row * 10 + codes[longest, start + k].astype(np.int64) - 48
+    return int(row.max())
 
 
 def _inflated_size(  # noqa: PLR0917 - the member, its budget and who reads what it holds

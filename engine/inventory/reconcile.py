@@ -27,7 +27,7 @@ from engine.formatting import number
 from engine.inventory.findings import rows_text
 from engine.inventory.frames import map_unique
 from engine.inventory.gwp import SOURCE_GWP_SETS, Ch4Origin, gwp, is_montreal, montreal_share
-from engine.inventory.units import UNIT_NAMES
+from engine.inventory.units import UNIT_NAMES, typed_numbers
 from engine.protocol import fold
 
 Status = Literal["reconciled", "unverified", "ambiguous", "conflict"]
@@ -548,15 +548,26 @@ def subtotal_evidence(
     children: dict[int, list[int]],
     columns: list[str],
     parse: Callable[[pd.Series], pd.Series],
+    *,
+    typed: bool = False,
 ) -> Evidence | None:
-    """Coded subtotals (1.A = 1.A.1 + 1.A.2 ...) against their direct children."""
+    """Coded subtotals (1.A = 1.A.1 + 1.A.2 ...) against their direct children.
+
+    ``typed``: ``parse`` reads a column of typed numbers and blanks as their floats (as
+    ``units.to_numbers`` does), so such columns are converted in one block."""
     if parents is None or parents.empty or not columns:
         return None
-    rows = pd.concat([body[columns], parents[columns]])
     # One matrix, rows by position: a national workbook has thousands of (parent, column)
     # pairs, and a pandas lookup for each was half of its load.
-    matrix = np.column_stack([parse(rows[c]).to_numpy(dtype=float) for c in columns])
-    position = {int(r): i for i, r in enumerate(rows.index)}
+    blocks = (typed_numbers(body, columns), typed_numbers(parents, columns)) if typed else None
+    if blocks is not None and blocks[0] is not None and blocks[1] is not None:
+        matrix = np.vstack(blocks)  # typed numbers read alike in any column: no concatenation
+        index = [*body.index.tolist(), *parents.index.tolist()]
+    else:
+        rows = pd.concat([body[columns], parents[columns]])
+        matrix = np.column_stack([parse(rows[c]).to_numpy(dtype=float) for c in columns])
+        index = rows.index.tolist()
+    position = {int(r): i for i, r in enumerate(index)}
     # Every parent at once: its children's rows laid end to end, summed per parent with one
     # reduceat (numpy calls per parent were most of the check on a national workbook).
     parents_at, kids_at, starts = [], [], []

@@ -110,7 +110,7 @@ def find_table(raw: RawSheet) -> SheetTable | None:
     typed_errors = _error_texts(body, texts)  # '#N/A' written as text: CSV, ODS
     body, totals, notes = _split_rows(body, names, texts)
     body, totals = _names_that_say_total(body, totals, raw.decimal_comma)
-    labels = [c for c in names[:3] if body[c].head(50).map(_is_label).any()]
+    labels = [c for c in names[:3] if any(map(_is_label, body[c].to_numpy(dtype=object)[:50]))]
     hierarchy = find_hierarchy(body, labels)
     if not hierarchy.parents and len(body) <= 600:
         hierarchy = _arithmetic_tree(body, raw.decimal_comma)
@@ -196,15 +196,19 @@ def _lineage(body: pd.DataFrame, hierarchy, labels: list[str]) -> dict[int, list
     """Each coded row's ancestors' labels, nearest first: '1.A.1' under '1.A Combustão
     estacionária' under '1 Escopo 1' gets ['Combustão estacionária', 'Escopo 1']."""
     text = {}
-    cells_of = body.loc[hierarchy.parents, labels].itertuples(index=False, name=None)
+    # by position on the object grid: ``body.loc[parents, labels]`` was most of this
+    positions = body.index.get_indexer(hierarchy.parents)
+    if (positions < 0).any():
+        raise KeyError([p for p, at in zip(hierarchy.parents, positions, strict=True) if at < 0])
+    cells_of = body[labels].to_numpy(dtype=object)[positions].tolist()
     for parent, row_cells in zip(hierarchy.parents, cells_of, strict=True):
         words_ = " ".join(v for v in row_cells if isinstance(v, str))
         code = hierarchy.codes.get(parent, "")
         prefix = rf"^\s*{re.escape(code)}\.?\s*" if code else r"^"
         text[parent] = re.sub(prefix, "", words_).strip()
     return {
-        int(row): [text[a] for a in hierarchy.ancestors(row) if text.get(a)]
-        for row in body.index
+        row: [text[a] for a in hierarchy.ancestors(row) if text.get(a)]
+        for row in body.index.tolist()
         if row in hierarchy.parent_of and row not in hierarchy.children
     }
 
