@@ -137,15 +137,23 @@ _UNIT_WORDS = frozenset({"l", "litros", "m3", "m³", "kwh", "mwh", "gj", "km", "
 
 
 def _holds_labels(table: SheetTable, column: str) -> bool:
-    values = table.body[column].dropna().head(200)
-    if values.empty:
+    # the first 200 cells that are not blank, read in Python: a Series of them per emission
+    # column and sheet cost more than the reading
+    values = []
+    for value in table.body[column].to_numpy(dtype=object):
+        if not pd.isna(value):
+            values.append(value)
+            if len(values) == 200:
+                break
+    if not values:
         return False
-    words = values.map(lambda v: isinstance(v, str) and any(ch.isalpha() for ch in v))
-    return bool(words.mean() > 0.8)
+    words = sum(isinstance(v, str) and any(ch.isalpha() for ch in v) for v in values)
+    return words / len(values) > 0.8
 
 
 def _holds_masses(table: SheetTable, column: str) -> bool:
-    if pd.api.types.infer_dtype(table.body[column].head(200), skipna=True) in _NUMERIC_KINDS:
+    head = table.body[column].to_numpy(dtype=object)[:200]
+    if pd.api.types.infer_dtype(head, skipna=True) in _NUMERIC_KINDS:
         return False  # numbers are no units (and a year column has hundreds of them)
     values = table.body[column].dropna().astype(str).str.strip().head(200)
     return bool(len(values)) and bool(values.map(lambda v: mass_factor(v) is not None).all())
@@ -241,6 +249,7 @@ def canonicalize(
     )
     unit_evidence = units.settle(parts, reading)
     canonical = _emission_rows(table, roles, numbers, base, parts, reading)
+    canonical = _named_gases(canonical)
     canonical = _with_co2e(canonical, gwp_set, ch4_origin)
     canonical = _reporting(canonical, table, gwp_set)
     _report_gaps(table, base, canonical, findings)
@@ -253,10 +262,14 @@ def canonicalize(
         table, original or table, original_mapping or mapping, roles, parts, reading, total,
         canonical, gwp_set, comma, findings, extra, unit_evidence,
     )  # fmt: skip
-    canonical = canonical.join(_extra_columns(table, mapping, roles, canonical, comma))
+    extra = _extra_columns(table, mapping, roles, canonical, comma)
+    if extra.shape[1]:  # joining no columns copies the rows for nothing
+        canonical = canonical.join(extra)
     ordered = [c for c in CANONICAL_COLUMNS if c in canonical]
     ordered += [c for c in canonical.columns if c not in CANONICAL_COLUMNS]
-    return SheetResult(canonical[ordered].reset_index(drop=True), mapping, findings, sheet)
+    result = canonical[ordered]  # a new frame: its index is set, not reset (one copy less)
+    result.index = pd.RangeIndex(len(result))
+    return SheetResult(result, mapping, findings, sheet)
 
 
 # --- activity data ----------------------------------------------------------------------------
@@ -563,15 +576,14 @@ def _sheet_check(  # noqa: PLR0917 - the sheet's whole reading, in the order it 
 
     memo_rows: frozenset[int] = frozenset()
     if len(original.totals):
-        memo = (canonical[F.REPORTING] != F.IN_INVENTORY).groupby(canonical["row"]).all()
-        memo_rows = frozenset(int(r) for r in memo.index[memo.to_numpy(dtype=bool)])
+        memo_rows = _memo_rows(canonical)
     rows_check, stated_last = total_row_evidence(
         original.body, original.totals, checked, parse, memo_rows
     )
     if rows_check is not None:
         evidence.append(rows_check)
     subtotals = subtotal_evidence(
-        original.body, original.parent_frame, original.children, checked, parse
+        original.body, original.parent_frame, original.children, checked, parse, typed=True
     )
     if subtotals is not None:
         evidence.append(subtotals)
@@ -598,6 +610,18 @@ def _sheet_check(  # noqa: PLR0917 - the sheet's whole reading, in the order it 
         table.sheet, evidence, computed, stated, units=units,
         notes=describe_reading(reading, parts, gwp_set), rows=int(canonical["row"].nunique()),
     )  # fmt: skip
+
+
+def _memo_rows(canonical: pd.DataFrame) -> frozenset[int]:
+    """The sheet rows every canonical row of which is a memo item (none counts)."""
+    memo = (canonical[F.REPORTING] != F.IN_INVENTORY).to_numpy(dtype=bool)
+    rows = canonical["row"].to_numpy()
+    if rows.dtype.kind not in "iu":  # a group-by drops missing rows: left to it
+        grouped = pd.Series(memo, index=canonical.index).groupby(canonical["row"]).all()
+        return frozenset(int(r) for r in grouped.index[grouped.to_numpy(dtype=bool)])
+    if not memo.any():
+        return frozenset()
+    return frozenset(rows[memo].tolist()) - frozenset(rows[~memo].tolist())
 
 
 def _summary_evidence(summaries: dict[int, tuple[str, ...]]) -> Evidence:
@@ -760,10 +784,13 @@ def _losses_of_own_grid(base: pd.DataFrame, sheet: str, findings: list[Finding])
 def _reclassify_losses(base: pd.DataFrame, sheet: str, findings: list[Finding]) -> None:
     """Grid T&D losses of an energy user are Scope 3 cat. 3; refrigerant losses are Scope 1
     fugitives. A workbook that files either under Scope 2 is corrected, and told so."""
+    scope2 = base[F.SCOPE] == "2"
+    if not scope2.any():  # nothing filed under Scope 2: nothing to correct
+        return
     named = base[F.CATEGORY].fillna(base[F.SOURCE]) if F.SOURCE in base else base[F.CATEGORY]
     category = map_unique(named, F.category_of)
     misfiled = map_unique(named, lambda v: _not_scope_2(F.category_of(v)))
-    wrong = (base[F.SCOPE] == "2") & misfiled.fillna(False).astype(bool)
+    wrong = scope2 & misfiled.fillna(False).astype(bool)
     if not wrong.any():
         return
     base.loc[wrong, F.SCOPE] = category[wrong].map(lambda c: c[0])
@@ -791,6 +818,9 @@ def _emission_rows(  # noqa: PLR0917
     reading: Reading,
 ) -> pd.DataFrame:
     """Melt the emission columns into one row per data row and gas, as the reading says."""
+    canonical = _melted_parts(base, parts, reading)
+    if canonical is not None:
+        return _with_only_biogenic(canonical, base)
     frames: list[pd.DataFrame] = []
     for part in parts:
         factor = reading.factors.get(part.column, 1.0)
@@ -818,6 +848,10 @@ def _emission_rows(  # noqa: PLR0917
     elif len(parts) == 1 and isinstance(parts[0].gas, pd.Series) and total is not None:
         frames[0]["reported_tco2e"] = total.loc[frames[0].index]  # long format: kept to check
     canonical = pd.concat(frames) if frames else base.iloc[:0].assign(basis=None)
+    return _with_only_biogenic(canonical, base)
+
+
+def _with_only_biogenic(canonical: pd.DataFrame, base: pd.DataFrame) -> pd.DataFrame:
     # A source's biogenic CO2 is one figure, whatever number of gas rows it was melted into.
     canonical.loc[canonical.index.duplicated(keep="first"), F.BIOGENIC_CO2] = np.nan
     only_biogenic = base.index.difference(canonical.index)
@@ -831,9 +865,119 @@ def _emission_rows(  # noqa: PLR0917
     return canonical
 
 
+def _melted_parts(base: pd.DataFrame, parts: list[Part], reading: Reading) -> pd.DataFrame | None:
+    """What ``_emission_rows`` concatenates from a frame per part (each gas column), built
+    with one take of the base rows: the same rows, order, values and dtypes, without copying
+    the base once per part. None when a part's gas is a column (long format) or its values
+    are not floats on the base's rows: the frame per part then."""
+    if not parts:
+        return None
+    picked, gases, co2e_flags, methods, values_of = [], [], [], [], []
+    for part in parts:
+        if not isinstance(part.gas, str):
+            return None
+        values = part.values * reading.factors.get(part.column, 1.0)
+        if values.dtype != np.float64 or not values.index.equals(base.index):
+            return None
+        co2e = reading.co2e.get(part.column, part.co2e)
+        method = F.scope2_method_of(part.column)
+        gas: str | None = part.gas
+        if co2e and gas in (part.column, _label(part.column)):
+            gas = None if method else _label(part.column)
+        numbers = values.to_numpy()
+        picked.append(np.flatnonzero(~np.isnan(numbers)))
+        values_of.append(numbers)
+        gases.append(gas)
+        co2e_flags.append(bool(co2e))
+        methods.append(method)
+    positions = np.concatenate(picked)
+    if not len(positions):  # the dtypes of empty parts: left to the concatenation
+        return None
+    counts = [len(p) for p in picked]
+    canonical = base.take(positions)
+    gas_cells = np.repeat(np.array(gases, dtype=object), counts)
+    # a frame per part: a str column where its gas is text, an object one where it is None;
+    # the concatenation is str only when every part's is
+    text_gases = all(isinstance(g, str) for g in gases)
+    canonical[F.GAS] = pd.Series(
+        gas_cells, index=canonical.index, dtype=None if text_gases else object
+    )
+    if any(methods):
+        canonical[F.SCOPE2_METHOD] = _part_methods(base, methods, picked, canonical.index)
+    mass = [
+        np.full(len(p), np.nan) if c else v[p]
+        for p, c, v in zip(picked, co2e_flags, values_of, strict=True)
+    ]
+    co2e_values = [
+        v[p] if c else np.full(len(p), np.nan)
+        for p, c, v in zip(picked, co2e_flags, values_of, strict=True)
+    ]
+    canonical[F.EMISSIONS_T_GAS] = np.concatenate(mass)
+    canonical[F.EMISSIONS_TCO2E] = np.concatenate(co2e_values)
+    basis = np.repeat(
+        np.array(["reported" if c else "computed" for c in co2e_flags], dtype=object), counts
+    )
+    canonical["basis"] = pd.Series(basis, index=canonical.index, dtype=None)
+    return canonical
+
+
+def _part_methods(base: pd.DataFrame, methods: list[str | None], picked, index) -> pd.Series:
+    """The Scope 2 method column of the melted parts: the part's method where its column
+    names one (a str column), the row's own elsewhere; object when those dtypes differ."""
+    own = base[F.SCOPE2_METHOD]
+    text = pd.Series(["x"]).dtype  # the dtype pandas gives a column of one text
+    dtypes = {text if m else own.dtype for m in methods}
+    cells = np.concatenate(
+        [
+            np.full(len(p), m, dtype=object) if m else own.to_numpy(dtype=object)[p]
+            for m, p in zip(methods, picked, strict=True)
+        ]
+    )
+    dtype = dtypes.pop() if len(dtypes) == 1 else object
+    return pd.Series(cells, index=index, dtype=dtype)
+
+
 def _label(column: str) -> str:
     """A CO2e column that names no gas ('Other GHGs (metric tons CO2e)') keeps its name."""
     return re.sub(r"\s*\([^)]*\)\s*$", "", column.rsplit(F.HEADER_JOIN, 1)[-1]).strip() or column
+
+
+def _named_gases(canonical: pd.DataFrame) -> pd.DataFrame:
+    """A row's own gas where its column only names a family: under "HFCs e SF6 (tCO2e)" the
+    row whose fuel/gas cell says "R-404A" is R-404A and the one that says "SF6" is SF6. A
+    family has no GWP of its own; the row's cell names a gas that has one, so a question on
+    refrigerants (not SF6) or a total under another GWP set reads the right gas."""
+    if F.FUEL not in canonical or F.GAS not in canonical or canonical.empty:
+        return canonical
+    family = map_unique(canonical[F.GAS], _is_family).astype(bool).to_numpy()
+    if not family.any():
+        return canonical
+    # By position: after the melt, a row's gases share its index label.
+    named = map_unique(canonical[F.FUEL], _gas_with_gwp).to_numpy(dtype=object)
+    found = family & pd.notna(named)
+    if found.any():
+        gases = canonical[F.GAS].to_numpy(dtype=object, copy=True)
+        gases[found] = named[found]
+        canonical[F.GAS] = gases
+    return canonical
+
+
+def _is_family(gas: object) -> bool:
+    """A gas label no GWP set gives a value for ("HFCs", "PFCs", "Gases F")."""
+    return (
+        isinstance(gas, str)
+        and gas != BIOGENIC_CO2
+        and all(gwp(gas, s) is None for s in ("AR4", "AR5", "AR6"))
+    )
+
+
+def _gas_with_gwp(cell: object) -> str | None:
+    """The gas a fuel/gas cell names when it is one with a GWP (a refrigerant, SF6), else
+    None: a fuel ("Gás natural") is no gas of its own."""
+    gas = canonical_gas(cell)
+    if gas is None or gas in ("CO2", "CH4", "N2O", BIOGENIC_CO2):
+        return None
+    return gas if any(gwp(gas, s) is not None for s in ("AR4", "AR5", "AR6")) else None
 
 
 def _with_co2e(canonical: pd.DataFrame, gwp_set: GwpSet, ch4_origin: Ch4Origin) -> pd.DataFrame:
@@ -882,9 +1026,10 @@ def _reporting(canonical: pd.DataFrame, table: SheetTable, gwp_set: str) -> pd.D
         canonical.loc[montreal, F.EMISSIONS_TCO2E] = co2e - memo
         pure = montreal & (share >= 1.0)
         canonical.loc[pure, F.REPORTING] = F.MONTREAL
-    method = _scope2_methods(canonical, table)
+    scope2 = canonical[F.SCOPE] == "2"
+    method = _scope2_methods(canonical, table, scope2)
     canonical[F.SCOPE2_METHOD] = method
-    market = (canonical[F.SCOPE] == "2") & (method == F.MARKET)
+    market = scope2 & (method == F.MARKET) if scope2.any() else scope2
     if market.any():
         canonical.loc[market, F.MEMO_TCO2E] = canonical.loc[market, F.EMISSIONS_TCO2E]
         canonical.loc[market, F.EMISSIONS_TCO2E] = 0.0
@@ -901,8 +1046,11 @@ def _montreal_co2e_share(gas: str, gwp_set: str) -> float:
     return sum(share * (value or 0.0) for p, share, value in parts if is_montreal(p)) / total
 
 
-def _scope2_methods(canonical: pd.DataFrame, table: SheetTable) -> pd.Series:
+def _scope2_methods(canonical: pd.DataFrame, table: SheetTable, scope2: pd.Series) -> pd.Series:
     """Location or market for Scope 2 rows: from a method column, the labels, or the sheet."""
+    if not scope2.any():  # only Scope 2 rows carry a method: nothing to look for
+        nothing = np.full(len(canonical), None, dtype=object)
+        return pd.Series(nothing, index=canonical.index, dtype=object)
     method = pd.Series(None, index=canonical.index, dtype=object)
     if F.SCOPE2_METHOD in canonical:
         method = map_unique(canonical[F.SCOPE2_METHOD], F.scope2_method_of).astype(object)
@@ -912,7 +1060,6 @@ def _scope2_methods(canonical: pd.DataFrame, table: SheetTable) -> pd.Series:
     sheet = F.scope2_method_of(table.sheet) or F.scope2_method_of(table.title)
     if sheet:
         method = method.fillna(sheet)
-    scope2 = canonical[F.SCOPE] == "2"
     return method.where(scope2, None).where(~scope2 | method.notna(), F.LOCATION)
 
 
