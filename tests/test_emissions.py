@@ -512,10 +512,11 @@ def test_one_mwh_of_grid_electricity(period, factor):
     assert result.scope2_method == "location"
 
 
-def test_grid_year_without_an_annual_factor_asks_for_months():
-    with pytest.raises(PeriodError) as caught:
-        estimate("energia elétrica", 1, "MWh", date_or_year=2022)
-    assert "mês" in caught.value.message("pt")
+def test_grid_year_without_an_annual_factor_gets_the_mean_of_its_months():
+    # MCTI's annual SIN average is the mean of its 12 monthly factors; 2022's is 0.0426.
+    result = estimate("energia elétrica", 1, "MWh", date_or_year=2022)
+    assert result.tco2e == pytest.approx(0.0426, abs=0.00005)
+    assert "mean of the 12 monthly factors" in result.explain("pt")
 
 
 def test_ten_kg_of_r410a_leaked():

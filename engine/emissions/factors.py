@@ -41,6 +41,11 @@ _GAS_SPELLINGS = {gas.casefold(): gas for gas in GASES} | {
 }
 DEFAULT_REGION = "BR"
 GLOBAL = "GLOBAL"
+# Keys whose annual factor is, by its publisher's method, the arithmetic mean of the twelve
+# monthly ones: MCTI/SIRENE's SIN average factor (its published 2011, 2023 and 2024 annual
+# figures equal the mean of their months). A year with only monthly rows still gets its
+# annual factor, computed, not a refusal: analysts report consumption per year.
+_ANNUAL_IS_MONTHLY_MEAN = frozenset({"electricity@grid"})
 
 
 class Factor(BaseModel):
@@ -181,10 +186,46 @@ class FactorLibrary:
         """The factor for (key, gas) valid over the whole ``period``, or None."""
         memo_key = (key, gas, region, period)
         if memo_key not in self._memo:
-            self._memo[memo_key] = next(
-                (f for f in self.candidates(key, gas, region) if f.covers(period)), None
-            )
+            found = next((f for f in self.candidates(key, gas, region) if f.covers(period)), None)
+            if found is None and key in _ANNUAL_IS_MONTHLY_MEAN:
+                found = self._mean_of_months(key, gas, period, region)
+            self._memo[memo_key] = found
         return self._memo[memo_key]
+
+    def _mean_of_months(self, key: str, gas: str, period: Period, region: str) -> Factor | None:
+        """A calendar year's factor as the mean of its twelve monthly factors, when all
+        twelve come from one document; None otherwise (a partial year is not an average)."""
+        start, end = period.start, period.end
+        if (start.month, start.day, end.month, end.day) != (1, 1, 12, 31) or start.year != end.year:
+            return None
+        months: list[Factor] = []
+        for month in range(1, 13):
+            first = date(start.year, month, 1)
+            last = date(start.year + (month == 12), month % 12 + 1, 1)
+            last = date.fromordinal(last.toordinal() - 1)
+            factor = next(
+                (f for f in self.candidates(key, gas, region)
+                 if f.valid_from == first and f.valid_to == last),
+                None,
+            )  # fmt: skip
+            if factor is None:
+                return None
+            months.append(factor)
+        if len({(f.document, f.unit, f.user) for f in months}) != 1:
+            return None
+        head = months[0]
+        mean = sum(f.value for f in months) / 12
+        return head.model_copy(
+            update={
+                "value": round(mean, 4),  # the publisher's precision
+                "valid_from": start,
+                "valid_to": end,
+                "table": f"annual average {start.year}: mean of the 12 monthly factors",
+                "note": "computed: the publisher's annual average is the arithmetic mean of "
+                "its 12 monthly factors; may differ from its published annual figure in the "
+                "4th decimal",
+            }
+        )
 
     def pieces(
         self, key: str, gas: str, period: Period, region: str = DEFAULT_REGION

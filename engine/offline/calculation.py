@@ -23,6 +23,7 @@ from engine.emissions.activities import (
     refrigerant,
 )
 from engine.emissions.calculator import estimate
+from engine.emissions.explain import num
 from engine.emissions.factors import FactorLibrary
 from engine.emissions.periods import relative_year
 from engine.emissions.units import dimension
@@ -116,29 +117,52 @@ class CalculationAsk:
 
 def read_calculation(question: str, today: date | None = None) -> CalculationAsk | None:
     """The calculation a question asks for, or None when it lacks a quantity, a unit or an
-    activity the library knows."""
-    match = _QUANTITY.search(question)
-    if match is None:
-        return None
-    try:
-        quantity = read_number(match.group("number"))
-    except ValueError:
-        return None
-    scale = fold(match.group("scale") or "")
-    quantity *= SCALES.get(scale, 1.0)
-    unit = _UNITS[fold(match.group("unit"))]
-    blend = _blend_in(question, match.end())
-    activity = _activity_in(question, unit, match.end(), blend[0] if blend else None)
-    if activity is None:
-        return None
-    return CalculationAsk(
-        activity.id,
-        quantity,
-        unit,
-        _year_in(question, today or date.today()),
-        _gwp_set_in(question),
-        blend[1] if blend and activity.blend else None,
-    )
+    activity the library knows (the first one, when it asks for several)."""
+    asks = read_calculations(question, today)
+    return asks[0] if asks else None
+
+
+def read_calculations(question: str, today: date | None = None) -> list[CalculationAsk]:
+    """Every calculation a question asks for, in its order (a fuel and an electricity
+    consumption in one sentence are two). A quantity's activity is read from its own clause,
+    the words up to the next quantity, else the words since the previous one (a list written
+    "fuel: amount; fuel: amount"), so one quantity never takes another's fuel. The year and
+    GWP set are the question's."""
+    matches = list(_QUANTITY.finditer(question))
+    year = _year_in(question, today or date.today())
+    gwp_set = _gwp_set_in(question)
+    asks: list[CalculationAsk] = []
+    for index, match in enumerate(matches):
+        try:
+            quantity = read_number(match.group("number"))
+        except ValueError:
+            continue
+        quantity *= SCALES.get(fold(match.group("scale") or ""), 1.0)
+        unit = _UNITS[fold(match.group("unit"))]
+        if len(matches) == 1:
+            clauses = [(question, match.end())]
+        else:
+            after_end = matches[index + 1].start() if index + 1 < len(matches) else len(question)
+            before_start = matches[index - 1].end() if index else 0
+            after = question[match.start() : after_end]
+            before = question[before_start : match.end()]
+            clauses = [(after, match.end() - match.start()), (before, len(before))]
+        for clause, end in clauses:
+            blend = _blend_in(clause, end)
+            activity = _activity_in(clause, unit, end, blend[0] if blend else None)
+            if activity is not None and (len(matches) == 1 or dimension(unit) in activity.units):
+                asks.append(
+                    CalculationAsk(
+                        activity.id,
+                        quantity,
+                        unit,
+                        year,
+                        gwp_set,
+                        blend[1] if blend and activity.blend else None,
+                    )
+                )
+                break
+    return asks
 
 
 def _blend_in(question: str, quantity_end: int) -> tuple[str, float] | None:
@@ -268,19 +292,65 @@ def _refrigerant_in(question: str) -> str | None:
 
 def answer_calculation(ask: CalculationAsk, lang: str, factors: FactorLibrary | None = None) -> str:
     """The computation shown in full, or why it cannot be done, in the user's language."""
-    try:
-        result = estimate(
-            ask.activity,
-            ask.quantity,
-            ask.unit,
-            date_or_year=ask.year,
-            gwp_set=ask.gwp_set,
-            factors=factors,
-            bio_share=ask.bio_share,
+    return answer_calculations([ask], lang, factors)
+
+
+def answer_calculations(
+    asks: list[CalculationAsk], lang: str, factors: FactorLibrary | None = None
+) -> str:
+    """Each computation in full, then, for several, the sum per scope: Scope 2 location-based
+    only (the market-based figure needs the user's contracts), biogenic CO2 and Montreal gases
+    apart, as the GHG Protocol reports them; a quantity that cannot be computed says why and
+    stays out of the sums."""
+    texts: list[str] = []
+    results = []
+    for ask in asks:
+        try:
+            result = estimate(
+                ask.activity,
+                ask.quantity,
+                ask.unit,
+                date_or_year=ask.year,
+                gwp_set=ask.gwp_set,
+                factors=factors,
+                bio_share=ask.bio_share,
+            )
+        except LocalizedError as error:  # an unknown period or GWP set: said, never guessed
+            texts.append(error.message(lang))
+            continue
+        results.append(result)
+        texts.append(result.explain(lang))
+    if len(asks) > 1 and len(results) > 1:
+        texts.append(_sums(results, lang))
+    return "\n\n".join(texts)
+
+
+def _sums(results: list, lang: str) -> str:
+    pt = lang == "pt"
+    by_scope: dict[int, float] = {}
+    for result in results:
+        by_scope[result.scope] = by_scope.get(result.scope, 0.0) + result.tco2e
+    gwp = results[0].gwp_set
+    scope = "Escopo" if pt else "Scope"
+    parts = [
+        f"{scope} {s}{' (localização)' if pt and s == 2 else ' (location-based)' if s == 2 else ''}"
+        f": {num(v, lang, digits=5)} t CO2e"
+        for s, v in sorted(by_scope.items())
+    ]
+    total = sum(by_scope.values())
+    head = "Soma das estimativas" if pt else "Sum of the estimates"
+    line = f"{head} (GWP {gwp}): " + "; ".join(parts)
+    if len(by_scope) > 1:
+        line += f"; total: {num(total, lang, digits=5)} t CO2e"
+    line += "."
+    biogenic = sum(r.biogenic_co2_t for r in results)
+    if biogenic:
+        line += (
+            f" CO2 biogênico, à parte e fora dos escopos: {num(biogenic, lang)} t."
+            if pt
+            else f" Biogenic CO2, apart and outside the scopes: {num(biogenic, lang)} t."
         )
-    except LocalizedError as error:  # an unknown period or GWP set: said, never guessed
-        return error.message(lang)
-    return result.explain(lang)
+    return line
 
 
 def tool_arguments(ask: CalculationAsk) -> dict[str, object]:

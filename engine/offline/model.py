@@ -38,7 +38,7 @@ from engine.offline.agents import (
     faq_reads_knowledge_base,
     summarizer,
 )
-from engine.offline.calculation import read_calculation, tool_arguments
+from engine.offline.calculation import read_calculations, tool_arguments
 from engine.offline.own_data import own_data_reply
 from engine.offline.request import language_of, request_of
 
@@ -124,13 +124,19 @@ class OfflineAnalyst(StreamsWithMetadata, BaseChatModel):
                 for index, use in enumerate(reply.uses)
                 if use.name in self.bound_tools
             ]
+        if CALCULATOR in self.bound_tools:  # every quantity the question gives, computed
+            asks = read_calculations(request.question, request.today)
+            if asks:
+                return [
+                    ToolCall(
+                        name=CALCULATOR, args=tool_arguments(ask), id=f"calc-{len(messages)}-{i}"
+                    )
+                    for i, ask in enumerate(asks)
+                ]
         call = self._tool_call(request, messages)
         return [call] if call is not None else []
 
     def _tool_call(self, request: AgentRequest, messages: Sequence[BaseMessage]) -> ToolCall | None:
-        ask = read_calculation(request.question) if CALCULATOR in self.bound_tools else None
-        if ask is not None:
-            return ToolCall(name=CALCULATOR, args=tool_arguments(ask), id=f"calc-{len(messages)}")
         if (
             request.agent == FAQ
             and KNOWLEDGE in self.bound_tools
