@@ -230,6 +230,21 @@ def test_gas_names_and_years_are_not_quantities():
             "escolha de compra.",
             "mixed",
         ),
+        (
+            # Labels quoted from a Portuguese workbook in an English answer stay the file's.
+            "Scope 1 of the “Unidade Sul” plant is 1,200 t CO2e; the largest source is "
+            "“Caldeira de vapor da fábrica de queijos e do laticínio”, then “Frota própria "
+            "de caminhões de coleta”.",
+            "en",
+        ),
+        (
+            # ... but an answer is not excused by putting its own sentences in quotes at
+            # length: only short names are set aside.
+            "“O escopo 1 reúne as emissões diretas de fontes que pertencem à organização ou "
+            "estão sob seu controle, como caldeiras, fornos e a frota própria da empresa, e "
+            "também os vazamentos de gases refrigerantes dos equipamentos de refrigeração”",
+            "pt",
+        ),
     ],
 )
 def test_the_language_is_read_from_words_only_one_language_uses(text, language):

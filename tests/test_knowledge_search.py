@@ -261,13 +261,15 @@ def test_an_english_question_gets_the_english_entry(offline, analyst):
     assert entry.answer["pt"] not in response.message.output
 
 
-def test_the_profile_language_wins_and_the_search_still_reads_the_question(offline, analyst):
+def test_the_question_language_wins_over_the_profile_in_answer_and_search(offline, analyst):
+    # Issue #23: language from the question, always; the profile only decides a question
+    # whose words do not tell (tests/test_offline.py).
     english = [AekoUserMemory(field="idioma", description="prefere respostas em inglês")]
     events, response = _run(analyst, "Explique o escopo 1", english)
     assert _ids("Explique o escopo 1") == ["scope1"]
-    assert _entry("scope1").answer["en"] in response.message.output
+    assert _entry("scope1").answer["pt"] in response.message.output
     called = next(e for e in events if isinstance(e, ToolCalled))
-    assert called.arguments == {"pergunta": "Explique o escopo 1", "idioma": "en"}
+    assert called.arguments == {"pergunta": "Explique o escopo 1", "idioma": "pt"}
 
 
 def test_a_combined_answer_cites_each_entry(offline, analyst):

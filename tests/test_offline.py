@@ -123,11 +123,20 @@ def test_english_question_gets_an_english_answer(offline, analyst):
     assert "Source:" in response.message.output
 
 
-def test_the_profile_language_wins_over_the_message(offline, analyst):
+def test_the_question_language_wins_over_the_profile(offline, analyst):
+    # Issue #23: the answer is in the language the question was asked in, always.
     memories = [AekoUserMemory(field="idioma", description="prefere respostas em inglês")]
     response = AekoMessenger(analyst, memories).send_message("O que é escopo 2?", AekoSession())
     entry = next(e for e in entries() if e.id == "scope2")
-    assert entry.answer["en"] in response.message.output
+    assert entry.answer["pt"] in response.message.output
+
+
+def test_the_profile_language_decides_a_question_whose_words_do_not_tell(offline, analyst):
+    english = [AekoUserMemory(field="idioma", description="prefere respostas em inglês")]
+    portuguese = [AekoUserMemory(field="idioma", description="prefers Portuguese answers")]
+    for memories, label in ((english, "Source:"), (portuguese, "Fonte:")):
+        response = AekoMessenger(analyst, memories).send_message("I-REC?", AekoSession())
+        assert label in response.message.output
 
 
 def test_out_of_scope_gets_a_polite_refusal(offline, analyst):

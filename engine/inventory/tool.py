@@ -20,7 +20,7 @@ from engine.dto import AekoSource
 from engine.formatting import number, percent
 from engine.inventory import analytics, facts
 from engine.inventory import fields as F
-from engine.inventory.query import Field, QueryResult, View, query, select
+from engine.inventory.query import LABEL, Field, QueryResult, View, query, select
 
 if TYPE_CHECKING:
     from engine.inventory.inventory import Inventory
@@ -42,11 +42,13 @@ def query_inventory(  # noqa: PLR0917 - each filter is a parameter the model can
     source: str | None = None,
     fuel: str | None = None,
     year: str | None = None,
+    quality: str | None = None,
     view: View | None = None,
     page: int = 1,
 ) -> tuple[str, list[AekoSource]]:
     """Consulta a tabela canônica do inventário além do resumo. Filtre por trecho do valor
-    (scope, gas, category, facility, source, fuel, year), agrupe por um campo (group_by)
+    (scope, gas, category, facility, source, fuel, year; quality = a qualidade do dado que a
+    planilha declara, como "estimado" ou "medido"), agrupe por um campo (group_by)
     somando t CO2e, ou, sem group_by, liste as top_n maiores linhas. Com view:
     "findings" = todos os apontamentos de qualidade dos dados; "gases" = massa de cada gás
     (t de gás e t CO2e) e o que fica fora do total; "gwp_sets" = total e escopos em AR4, AR5
@@ -58,7 +60,7 @@ def query_inventory(  # noqa: PLR0917 - each filter is a parameter the model can
     if inventory is None:
         return "Nenhum inventário estruturado nesta análise.", []
     filters = {"scope": scope, "gas": gas, "category": category, "facility": facility,
-               "source": source, "fuel": fuel, "year": year}  # fmt: skip
+               "source": source, "fuel": fuel, "year": year, "quality": quality}  # fmt: skip
     asked = {"view": view, "group_by": None if view else group_by, **filters}
     what = ", ".join(f"{k}={v}" for k, v in asked.items() if v is not None) or f"top {top_n}"
     if view is not None:
@@ -147,7 +149,7 @@ def render(result: QueryResult, group_by: str | None, gwp_set: str) -> str:
             for value, t in result.groups
         ]
     elif result.top is not None:
-        columns = ["sheet", "row", F.SCOPE, F.SOURCE,
+        columns = ["sheet", "row", F.SCOPE, LABEL if LABEL in result.top else F.SOURCE,
                    F.FACILITY, F.GAS, F.EMISSIONS_T_GAS, F.EMISSIONS_TCO2E]  # fmt: skip
         lines.append("| aba | linha | escopo | fonte | unidade | gás | t gás | t CO2e |")
         lines.append("|---|---:|---|---|---|---|---:|---:|")

@@ -24,7 +24,7 @@ from engine.protocol import fold
 if TYPE_CHECKING:
     from datetime import date
 
-GapKind = Literal["report", "price", "future"]
+GapKind = Literal["report", "price", "future", "allocation"]
 
 # The latest IPCC assessment report published (AR6, 2021–2023); the AR7 cycle's reports are
 # not out yet, so no GWP of theirs exists to quote.
@@ -55,6 +55,24 @@ _FUTURE_ASK = re.compile(
 )
 
 
+# How many allowances the SBCE will hand out, or how far a cap or the CRVE share will go,
+# is set by National Allocation Plans not published yet: asked as an amount to come, with
+# or without a year, it has no answer in the base.
+_ALLOCATED = re.compile(
+    r"(?<![a-z])(?:cbes?|cotas?|allowances?|crves?|aloca[a-z]*|allocat[a-z]*)(?![a-z])"
+)
+_AMOUNT = re.compile(
+    r"(?<![a-z])(?:how many|how much|quantas|quantos|quanto|quanta|qual sera|quais serao|"
+    r"what will|what share|what percentage|que percentual|qual percentual|qual o percentual|"
+    r"qual o limite|qual o teto)(?![a-z])"
+)
+_TO_COME = re.compile(
+    r"(?<![a-z])(?:will|shall|going to|sera|serao|vai|vao|ira|irao|devera|deverao|"
+    r"receber[a-z]*|receive[sd]?|first commitment period|primeiro periodo de compromisso)"
+    r"(?![a-z])"
+)
+
+
 @dataclass(frozen=True)
 class Gap:
     """Why the base has no answer: the kind, and what it names (the year, the report)."""
@@ -76,6 +94,13 @@ def unpublished(question: str, today: date | None) -> Gap | None:
         return Gap("report", f"AR{LATEST_IPCC_REPORT + 1}")
     if _PRICE.search(text) and _TRADED.search(text):
         return Gap("price")
+    if (
+        _ALLOCATED.search(text)
+        and _AMOUNT.search(text)
+        and _TO_COME.search(text)
+        and not _YEAR.search(text)  # a year is judged below, against the run's date
+    ):
+        return Gap("allocation")
     if today is None:
         return None
     future = sorted(y for y in map(int, _YEAR.findall(text)) if y > today.year)
@@ -93,4 +118,7 @@ NOTES: dict[GapKind, str] = {
     "base neither records nor forecasts prices of allowances, credits or certificates.",
     "future": "A pergunta pede um valor de {detail}, ainda não publicado. / The question asks "
     "for a value for {detail}, not published yet.",
+    "allocation": "As quantidades de cotas, tetos e o percentual de CRVE do SBCE saem dos Planos "
+    "Nacionais de Alocação, ainda não publicados. / The SBCE's allowance amounts, caps and "
+    "CRVE share come from National Allocation Plans not published yet.",
 }

@@ -1,5 +1,5 @@
-"""Search of Aeko's knowledge base (data/knowledge_base.toml): BM25 (bm25s) over stemmed,
-accent-folded words, one index per language.
+"""Search of Aeko's knowledge base (data/*.toml, knowledge_base.toml first): BM25 (bm25s)
+over stemmed, accent-folded words, one index per language.
 
 Each question is scored against the index of its own language, so a Portuguese question is
 stemmed and stopworded as Portuguese and matched against the Portuguese text. A number is
@@ -10,6 +10,15 @@ A BM25 score is only comparable within one query, so whether the base knows the 
 judged by how much of the question the entries found cover (terms weighted by IDF), not by
 the raw score alone: a question made of ESG words that no entry puts together stays
 unanswered. Nor does one asking for a value the base cannot hold (engine.knowledge.gaps).
+Which of the entries that answer comes first also weighs whether the question names one of
+an entry's keywords or its title whole, and how much of the title it names: a general
+question ("What is the SBCE?") finds the general entry, one about a detail ("up to what
+limit can CRVEs be used?") the entry on that detail, whichever file holds it.
+
+A gas is one term by name or formula ("nitrous oxide" is N2O, "R-22" is HCFC-22), and a
+few everyday verbs are read as the word the entries use ("omit" a category is to exclude
+it); modal and framing verbs, demands on the reply's shape and numbers no entry holds (a
+year, an amount) are not terms that the base could lack.
 
 What is searched is the question's text: links, images, HTML and sentences telling how to
 write the reply ("add this image at the end of your answer") are not part of what it asks.
@@ -47,14 +56,34 @@ if TYPE_CHECKING:  # only a type: engine.offline imports this package, never the
 SOURCE_LABEL = {"pt": "Fonte", "en": "Source"}
 
 # Words that frame a question ("explain", "o que significa") but never pick an entry.
+# Nor do modal verbs, verbs that only frame what is asked ("what triggers X", "what does X
+# stand for"), or a demand on the reply's shape ("one word only"): a word no entry holds
+# weighs fully against coverage, so leaving these in turns a known answer into "don't know".
 _QUESTION_WORDS = {
     "pt": "explique explica explicar defina definir definicao significa significado quer dizer "
     "fale falar sobre conte entender entendo saber sei gostaria poderia pode podem favor "
     "resumo resuma breve simples exemplo vs versus afinal ai entao quais funciona tratar trato "
-    "lidar considerar entra entram entrar aparece aparecem",
+    "lidar considerar entra entram entrar aparece aparecem "
+    "posso podemos devo devemos deve devem precisa precisam preciso precisamos necessario "
+    "permitido permitida aceitavel possivel correto correta corretamente forma maneira jeito "
+    "dispara disparam desencadeia desencadeiam aciona acionam motiva motivam leva levam "
+    "situacao situacoes caso casos hipotese hipoteses circunstancia circunstancias condicao "
+    "condicoes sigla abreviacao abreviatura acronimo exatamente realmente "
+    "palavra palavras frase frases linha linhas paragrafo paragrafos topico topicos unica "
+    "unico somente apenas responda responde resposta sim nao um dois duas tres quatro cinco "
+    "tonelada toneladas quanto quanta quantos quantas indica indicam expressa expressam vale "
+    "valem vai vao fica ficam pertence pertencem enquadra enquadram alem",
     "en": "explain explanation define definition meaning mean means tell know understand "
     "please briefly brief simple terms example vs versus whats s does can could would "
-    "should also treat handle deal show shows appear appears goes",
+    "should also treat handle deal show shows appear appears goes "
+    "may might must shall need needs needed allowed permitted acceptable possible ok okay "
+    "correct correctly proper properly right way ways supposed "
+    "trigger triggers triggered cause causes lead leads happen happens occur occurs "
+    "situation situations case cases circumstance circumstances condition conditions "
+    "stand stands abbreviation acronym exactly actually really "
+    "word words sentence sentences line lines paragraph paragraphs bullet bullets single "
+    "answer reply respond yes no one two three four five tonne tonnes ton tons much many "
+    "express expresses indicate indicates worth go went belong belongs fit fits besides",
 }
 _STOPWORDS = {
     "pt": frozenset(fold(w) for w in [*STOPWORDS_PORTUGUESE, *_QUESTION_WORDS["pt"].split()]),
@@ -62,17 +91,60 @@ _STOPWORDS = {
 }
 # A number still belongs to the word before these ("escopos 1 e 2", "scope 1 or 2").
 _CONJUNCTIONS = frozenset({"e", "ou", "and", "or"})
-# Spellings the stemmer does not bring together.
+# Spellings the stemmer does not bring together, and the everyday verbs people ask with for
+# the words the entries use: "omit" a category is to exclude it, "redo" the base year to
+# recalculate it, "settle" obligations to reconcile them.
+_PLURAL_CODES = {"crves": "crve", "cbes": "cbe", "cbios": "cbio", "hfcs": "hfc", "pfcs": "pfc",
+                 "cfcs": "cfc", "hcfcs": "hcfc", "irecs": "irec"}  # fmt: skip
 _ALIASES = {
-    "pt": {"cat": "categoria", "irecs": "irec"},
-    "en": {"cat": "category", "gases": "gas"},
-}
+    "pt": {"cat": "categoria", "teto": "limite", "tetos": "limite", "aluguel": "aluga",
+           **_PLURAL_CODES,
+           **dict.fromkeys(("omitir", "omite", "omitem", "omitida", "omitidas", "omitido",
+                            "omitidos", "desconsiderar", "desconsiderada", "desconsideradas"),
+                           "excluir"),
+           **dict.fromkeys(("refazer", "refeito", "refeita", "refeitos", "refaz", "refazem",
+                            "reapresentar", "reapresentado", "reprocessar"), "recalcular")},
+    "en": {"cat": "category", "gases": "gas", "cap": "limit", "caps": "limit",
+           "capped": "limited", "capping": "limit", "ceiling": "limit", "ceilings": "limit",
+           **_PLURAL_CODES,
+           **dict.fromkeys(("omit", "omits", "omitted", "omitting", "skip", "skipped",
+                            "skipping"), "exclude"),
+           **dict.fromkeys(("restate", "restated", "restating", "restatement", "redo",
+                            "redone", "rework", "reworked"), "recalculate"),
+           **dict.fromkeys(("settle", "settles", "settled", "settling"), "reconcile")},
+}  # fmt: skip
 # Words that say what the whole base is about ("inventário de GEE"): they pick no entry, and
 # the entries that happen to repeat them most would otherwise outrank the one asked for.
 _FRAME = {"pt": "gee ghg inventario inventarios", "en": "ghg inventory inventories"}
 # A one-letter prefix is part of the word: "I-REC" is one term, not "rec" ("r-410a" keeps
 # its number apart, see tokens()).
-_PREFIX = re.compile(r"(?<![a-z0-9])([a-z])-(?=[a-z])")
+_PREFIX = re.compile(r"(?<![a-z0-9°.,])([a-z])-(?=[a-z])")  # not "1.5°C-aligned"
+# A refrigerant's designation is one term however it is written: "R-22", "R22", "HCFC-22"
+# and "HCFC 22" all read "r22" (after "hcfc", which names the family); without this "R-22"
+# leaves no term at all (a lone letter, and a two-digit number glued to nothing).
+_REFRIGERANT = re.compile(r"(?<![a-z0-9])(r|hfc|hcfc|hfo|cfc)[\s-]?(\d{2,4}[a-z]{0,2})(?![a-z0-9])")
+# A gas is asked for by name as often as by formula: one term for both, in the entries too.
+_GAS_NAMES = {
+    "pt": (("dioxido de carbono", "co2"), ("gas carbonico", "co2"), ("metano", "ch4"),
+           ("oxido nitroso", "n2o"), ("hexafluoreto de enxofre", "sf6"),
+           ("trifluoreto de nitrogenio", "nf3"), ("hidrofluorcarbonetos", "hfc"),
+           ("hidrofluorcarboneto", "hfc"), ("perfluorcarbonetos", "pfc"),
+           ("perfluorcarboneto", "pfc"), ("hidroclorofluorcarbonetos", "hcfc"),
+           ("hidroclorofluorcarboneto", "hcfc"), ("clorofluorcarbonetos", "cfc")),
+    "en": (("carbon dioxide", "co2"), ("methane", "ch4"), ("nitrous oxide", "n2o"),
+           ("sulphur hexafluoride", "sf6"), ("sulfur hexafluoride", "sf6"),
+           ("nitrogen trifluoride", "nf3"), ("hydrofluorocarbons", "hfc"),
+           ("hydrofluorocarbon", "hfc"), ("perfluorocarbons", "pfc"),
+           ("perfluorocarbon", "pfc"), ("hydrochlorofluorocarbons", "hcfc"),
+           ("hydrochlorofluorocarbon", "hcfc"), ("chlorofluorocarbons", "cfc")),
+}  # fmt: skip
+
+
+# CO2 equivalent is one term apart from CO2 (the Portuguese stemmer reads "co2e" as "co2").
+_EQUIVALENT = (("co2 equivalente", "co2eq"), ("co2 equivalent", "co2eq"), ("tco2e", "co2eq"),
+               ("co2e", "co2eq"), ("co2-eq", "co2eq"), ("tco2eq", "co2eq"))  # fmt: skip
+_FORMULAS = dict(_GAS_NAMES["pt"] + _GAS_NAMES["en"] + _EQUIVALENT)  # in either language
+_GAS_NAME = re.compile(r"(?<![a-z0-9])(?:" + "|".join(map(re.escape, _FORMULAS)) + r")(?![a-z0-9])")
 _STEMMER_NAMES = {"pt": "portuguese", "en": "english"}
 _WORD = re.compile(r"[a-z0-9]+")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
@@ -104,8 +176,12 @@ HEADING_WEIGHT = 2.0
 MIN_SCORE = 2.0  # a best score under this matched a word or two in passing
 MIN_COVERAGE = 0.5  # share of the question (by IDF) the entries kept must hold
 MIN_INFORMATION = 0.35  # IDF they must match: "emissões" alone names no entry
+PHRASE_WEIGHT = 1.5  # how much naming a whole keyword of the entry multiplies its rank
+TITLE_WEIGHT = 1.0  # ... and the share of its title's terms the question holds
 SECOND_RATIO = 0.55  # a second entry must score at least this share of the best's
-SECOND_DISTINCT = 3  # ... and name a term of the question at most this many headings name
+# ... and name a term of the question that few headings name: at most this share of the
+# entries (3 of the first 45), so that adding entries on a theme keeps "scope 1" distinctive.
+SECOND_DISTINCT = 0.075
 
 
 @dataclass(frozen=True)
@@ -132,6 +208,8 @@ class Retrieval:
     entries: tuple[Entry, ...]
     scores: tuple[float, ...]
     gap: Gap | None = None
+    matched: int = 0  # how many distinct terms of the question the entries hold
+    named: bool = False  # whether the question names a title or keyword of the best whole
 
     @property
     def weak(self) -> bool:
@@ -146,6 +224,8 @@ class _Index:
     headings: tuple[frozenset[str], ...]  # the terms of each entry's title and keywords
     document_frequency: Counter[str]
     heading_frequency: Counter[str]  # how many entries name each term in their heading
+    phrases: tuple[tuple[frozenset[str], ...], ...]  # each entry's title and keywords, whole
+    titles: tuple[frozenset[str], ...]  # the terms of each entry's title
 
     def idf(self, term: str) -> float:
         # Lucene's IDF; a term no entry has gets the rarest value, so it weighs fully
@@ -180,7 +260,9 @@ def tokens(text: str, lang: Language) -> list[str]:
     stopwords, stemmer = _STOPWORDS[lang], _stemmer(lang)
     terms: list[str] = []
     anchor, end = "", 0  # the stem a following number qualifies; where the last word ended
-    folded = _PREFIX.sub(r"\1", fold(text.replace("₂", "2")))
+    folded = _REFRIGERANT.sub(_refrigerant, fold(text.replace("₂", "2")))
+    folded = _GAS_NAME.sub(lambda m: _FORMULAS[m.group()], folded)
+    folded = _PREFIX.sub(r"\1", folded)
     for match in _WORD.finditer(folded):
         if _BREAK.search(folded, end, match.start()):
             anchor = ""  # "escopo 1 (2024)": a bracket or a new sentence ends the phrase
@@ -201,11 +283,34 @@ def tokens(text: str, lang: Language) -> list[str]:
     return terms
 
 
+def _refrigerant(match: re.Match[str]) -> str:
+    family, number = match.groups()
+    return f"r{number}" if family == "r" else f"{family} r{number}"
+
+
+BASE_FILE = "knowledge_base.toml"
+
+
+def data_files() -> list[str]:
+    """The knowledge files: the base first, then every other ``*.toml`` of data/ by name, so
+    an entry's position (a tie-breaker in ranking) does not depend on the file system."""
+    folder = resources.files("engine.knowledge").joinpath("data")
+    others = sorted(
+        item.name
+        for item in folder.iterdir()
+        if item.name.endswith(".toml") and item.name != BASE_FILE
+    )
+    return [BASE_FILE, *others]
+
+
 @cache
 def _load() -> list[dict]:
-    path = resources.files("engine.knowledge").joinpath("data", "knowledge_base.toml")
-    with path.open("rb") as handle:
-        return tomllib.load(handle)["entry"]
+    folder = resources.files("engine.knowledge").joinpath("data")
+    items: list[dict] = []
+    for name in data_files():
+        with folder.joinpath(name).open("rb") as handle:
+            items += tomllib.load(handle).get("entry", [])
+    return items
 
 
 @cache
@@ -238,11 +343,18 @@ def _index(lang: Language) -> _Index:
 
 
 def _build(lang: Language) -> _Index:
-    bodies, headings = [], []
+    bodies, headings, phrases, titles = [], [], [], []
+    frame = _frame(lang)
     for item in _load():
         title = tokens(item[f"title_{lang}"], lang)
-        keywords = [t for keyword in item[f"keywords_{lang}"] for t in tokens(keyword, lang)]
-        headings.append(title * _TITLE_REPEAT + keywords)
+        whole = [frozenset(tokens(text, lang)) - frame
+                 for text in (item[f"title_{lang}"], *item[f"keywords_{lang}"])]  # fmt: skip
+        phrases.append(tuple(p for p in whole if p))
+        titles.append(frozenset(title) - frame)
+        # Each keyword term once, and none the title already holds: an entry whose keywords
+        # repeat "SBCE" in five phrasings is no more about the SBCE than the one titled so.
+        keywords = dict.fromkeys(t for k in item[f"keywords_{lang}"] for t in tokens(k, lang))
+        headings.append(title * _TITLE_REPEAT + [t for t in keywords if t not in title])
         bodies.append(tokens(item[f"answer_{lang}"], lang))
     body, heading = bm25s.BM25(), bm25s.BM25()
     body.index(bodies, show_progress=False)
@@ -251,7 +363,16 @@ def _build(lang: Language) -> _Index:
     named = tuple(map(frozenset, headings))
     frequency = Counter(term for document in documents for term in document)
     heading_frequency = Counter(term for terms in named for term in terms)
-    return _Index(body, heading, documents, named, frequency, heading_frequency)
+    return _Index(
+        body,
+        heading,
+        documents,
+        named,
+        frequency,
+        heading_frequency,
+        tuple(phrases),
+        tuple(titles),
+    )
 
 
 def _scores(bm25: bm25s.BM25, query: list[str]) -> list[float]:
@@ -327,6 +448,9 @@ def _search(question: str, lang: Language, limit: int) -> Retrieval:
     index = _index(lang)
     frame = _frame(lang)
     query = [t for t in dict.fromkeys(tokens(question, lang)) if t not in frame]  # each once
+    # A number no entry holds is an amount or a date ("our 2022 base year"), not a concept
+    # the base lacks: it does not count against coverage (gaps.py judges future years).
+    query = [t for t in query if not t.isdigit() or t in index.document_frequency]
     if not any(term in index.document_frequency for term in query):
         return Retrieval((), ())
     scores = [
@@ -337,7 +461,23 @@ def _search(question: str, lang: Language, limit: int) -> Retrieval:
     ]
     total = sum(index.idf(term) for term in query)
     coverage = [_share(query, document, index, total) for document in index.documents]
-    best = max(range(len(scores)), key=lambda i: (scores[i] * coverage[i], -i))
+    # An entry that names a whole keyword or its title inside the question ("SBCE", "CRVE
+    # limit", "base year") is about what was asked; one that only shares its words, among
+    # the other concepts its heading names, is about something next to it.
+    asked = frozenset(query)
+    named = [
+        _share(frozenset().union(*(p for p in whole if p <= asked)), asked, index, total)
+        for whole in index.phrases
+    ]
+    # Of two entries that both answer, the one whose title is mostly what was asked is the
+    # general one ("What is the SBCE?"); one whose title adds a detail is about the detail.
+    focus = [len(title & asked) / len(title) if title else 0.0 for title in index.titles]
+    rank = [
+        score * cover * (1 + PHRASE_WEIGHT * name) * (1 + TITLE_WEIGHT * aim)
+        for score, cover, name, aim in zip(scores, coverage, named, focus, strict=True)
+    ]
+    best = max(range(len(scores)), key=lambda i: (rank[i], -i))
+    distinct = max(3, int(SECOND_DISTINCT * len(scores)))
     chosen = [best]
     for other in sorted(range(len(scores)), key=lambda i: (-scores[i], i)):
         # Up to two even when fewer are asked for: whether the base answers at all does
@@ -346,8 +486,10 @@ def _search(question: str, lang: Language, limit: int) -> Retrieval:
             break
         # A second concept of the question: a term the other entry's heading names, the
         # best's does not, and few headings name ("scope 1", not "inventory" or "emissions").
-        new = {term for term in query if term in index.headings[other]} - index.headings[best]
-        if other != best and any(index.heading_frequency[t] <= SECOND_DISTINCT for t in new):
+        # The other must name it whole ("scope 1"), not hold its words among other concepts.
+        whole = frozenset().union(*(p for p in index.phrases[other] if p <= asked))
+        new = whole - index.headings[best]
+        if other != best and any(index.heading_frequency[t] <= distinct for t in new):
             chosen.append(other)
     # Judged on what the chosen entries hold together: "GWP vs biogenic CO2" is answered
     # by two entries, neither of which covers the question alone.
@@ -359,5 +501,13 @@ def _search(question: str, lang: Language, limit: int) -> Retrieval:
         or information < MIN_INFORMATION
     ):
         return Retrieval((), ())
+    # Two concepts asked together are shown by how much of the question each answers.
+    if len(chosen) > 1:
+        chosen.sort(key=lambda i: (-scores[i] * coverage[i], i))
     found, shown = entries(), chosen[:limit]
-    return Retrieval(tuple(found[i] for i in shown), tuple(round(scores[i], 3) for i in shown))
+    return Retrieval(
+        tuple(found[i] for i in shown),
+        tuple(round(scores[i], 3) for i in shown),
+        matched=sum(term in held for term in query),
+        named=named[best] > 0,
+    )

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Literal
@@ -41,7 +41,7 @@ _COLUMNS = (
 )  # fmt: skip
 # Blank or absent, these mean: no condition, a year of lead time, cost unknown.
 _OPTIONAL = (
-    "substitute", "context", "lead_time_years",
+    "reference_en", "substitute", "context", "lead_time_years",
     "capex_brl_per_tco2e", "opex_brl_per_tco2e", "lifetime_years", "cost_source",
 )  # fmt: skip
 COST_COLUMNS = (
@@ -98,7 +98,7 @@ class Alternative:
     reduction_min_pct: int
     reduction_max_pct: int
     basis: dict[str, str]
-    reference: str
+    reference: str  # as a Portuguese answer cites it
     # How the engine computes it; None for a row only the prompts cite.
     mechanism: str | None = None
     scopes: tuple[int, ...] = ()
@@ -110,6 +110,13 @@ class Alternative:
     context: tuple[str, ...] = ()  # one must appear in the row's source (chiller, vehicle)
     lead_time_years: int = 1
     costs: Costs = field(default_factory=Costs)
+    # The reference as an English answer cites it ("v. 2, ch. 2, table 2.3"); blank when the
+    # Portuguese one reads the same in both languages.
+    reference_en: str = ""
+
+    def cited(self, language: Language) -> str:
+        """The reference in the answer's language."""
+        return self.reference_en if language == "en" and self.reference_en else self.reference
 
     def in_context(self, text: str) -> bool:
         """Whether the row's text meets the measure's condition (none: always)."""
@@ -122,7 +129,7 @@ class Alternative:
     def describe(self, language: Language) -> str:
         return (
             f"{self.alternative[language]}: {self.reduction_min_pct}–{self.reduction_max_pct}% "
-            f"({self.basis[language]} {_REF[language]}: {self.reference})"
+            f"({self.basis[language]} {_REF[language]}: {self.cited(language)})"
         )
 
     def avoided(self, tonnes: float, share_pct: float = 100) -> Avoided:
@@ -151,7 +158,7 @@ class Alternative:
         head = f"- {self.source[language]} → {self.alternative[language]}: {self.span(language)}"
         if not detailed:
             return head
-        return f"{head}. {self.basis[language]} {_REF[language]}: {self.reference}."
+        return f"{head}. {self.basis[language]} {_REF[language]}: {self.cited(language)}."
 
 
 def whole_tonnes(value: float | Decimal) -> int:
@@ -200,6 +207,45 @@ class Catalogue:
         'R 410 A' and 'HFC134a' find their rows; short ones ('gn', 'glp') must stand alone."""
         return [option for option in self.rows if _contains(text, option.keywords)]
 
+    def relevant(self, question: str) -> list[Alternative]:
+        """The options a question asks about, the most pertinent first (CSV order on ties).
+
+        A question is looser than a row's source name: its words are inflected ("lagoas",
+        "boilers"), Portuguese or English, and say what it would switch to as often as what
+        it burns. So a keyword matches by word stems too (``_stems``), and among the matched
+        options those whose own words the question also uses ("wood chips" against natural
+        gas, "I-REC" against electricity) come first, then those whose condition it meets."""
+        asked = _stems(question)
+        implied = [term for phrases, term in _ALIASES
+                   if any(_phrase_in(_stems(phrase), asked) for phrase in phrases)]  # fmt: skip
+        asked += tuple(stem for term in implied for stem in ("|", *_stems(term)))
+        scored: list[tuple[float, int, Alternative]] = []
+        for index, option in enumerate(self.rows):
+            # Spaces out only for a gas's code ("R 410 A"): a word's letters inside another
+            # word name nothing ("waste" in "wastewater").
+            coded = tuple(k for k in option.keywords if any(c.isdigit() for c in k))
+            if not (
+                any(_phrase_in(_stems(keyword), asked) for keyword in option.keywords)
+                or (coded and _contains(question, coded))
+            ):
+                continue
+            # The option's own words, not those it shares with its source ("boilers" is the
+            # gas's use, not a sign the question means the biomass boiler).
+            source = " ".join((option.source["pt"], option.source["en"], *option.keywords))
+            own = _content(f"{option.alternative['pt']} {option.alternative['en']}")
+            named = len((own - _content(source)) & set(asked))
+            # A condition the question does not meet (a chiller's gas, asked about a car)
+            # outweighs a word in common: the planner would not apply that option either.
+            fits = 0.0
+            if option.context:
+                met = _contains(question, option.context) or any(
+                    _phrase_in(_stems(word), asked) for word in option.context
+                )
+                fits = 1.0 if met else -2.0
+            scored.append((2.0 * named + fits, -index, option))
+        scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
+        return [option for _, _, option in scored]
+
 
 def names_any(text: str, keywords: tuple[str, ...]) -> bool:
     """Whether ``text`` names one of ``keywords``, as a measure's keywords are matched
@@ -219,6 +265,75 @@ def _contains(text: str, keywords: tuple[str, ...]) -> bool:
 
 def _normal(text: str) -> str:
     return " " + re.sub(r"[^a-z0-9]+", " ", fold(text)).strip() + " "
+
+
+# Portuguese and English plural endings (the first that fits is taken): what a stem drops
+# so "lagoas"/"lagoa", "emissões"/"emissão", "boilers"/"boiler" and "viagens"/"viagem" meet.
+_ENDINGS = (("oes", "ao"), ("aes", "ao"), ("ais", "al"), ("eis", "el"), ("ies", "y"),
+            ("ns", "m"), ("res", "r"), ("zes", "z"))  # fmt: skip
+
+
+def _stem(word: str) -> str:
+    """A light stem, the same for both languages: plural, gender and English verb endings off
+    and doubled letters single, so that cognates meet ("effluent"/"efluentes")."""
+    if len(word) > 4 and not word.isdigit():
+        for ending, replacement in _ENDINGS:
+            if word.endswith(ending):
+                word = word[: -len(ending)] + replacement
+                break
+        else:
+            if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+                word = word[:-1]
+        if len(word) > 5 and word.endswith("ing"):
+            word = word[:-3]
+        elif len(word) > 4 and word.endswith("ed"):
+            word = word[:-2]
+        elif len(word) >= 5 and word[-1] in "aeo":
+            word = word[:-1]
+    return re.sub(r"([a-z])\1", r"\1", word)
+
+
+@lru_cache(maxsize=4096)  # the keywords and option texts, stemmed once per process
+def _stems(text: str) -> tuple[str, ...]:
+    return tuple(_stem(word) for word in _normal(text).split())
+
+
+def _phrase_in(phrase: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    """Whether the stemmed keyword occurs in the stemmed question as consecutive words."""
+    size = len(phrase)
+    if not size:
+        return False
+    return any(words[i : i + size] == phrase for i in range(len(words) - size + 1))
+
+
+# What a question says in place of a source's name: Scope 2 is purchased electricity, and
+# an instrument or a generation scheme only ever acts on it. Questions only: an inventory row
+# names its source, and a purchased-steam row in Scope 2 is no electricity.
+_ALIASES = (
+    (("escopo 2", "scope 2", "conta de luz", "conta de energia", "electricity bill",
+      "power bill", "mercado livre", "free market", "mercado cativo", "i-rec", "i-recs",
+      "irec", "ppa", "ppas", "geracao distribuida", "distributed generation", "autoproducao",
+      "autoprodutor", "self-production", "painel solar", "paineis solares", "solar panels",
+      "fotovoltaica", "photovoltaic", "kwh", "mwh"), "eletricidade electricity"),
+    # A cement plant's question is about its kiln's fuel too, which a row names by the fuel.
+    (("cimento", "cement", "cimenteira", "clinquer", "clinker", "forno de cimento",
+      "cement kiln"), "coque de petroleo"),
+)  # fmt: skip
+
+
+# Words an option's text shares with any question about it: they say nothing of which
+# option the question means.
+_COMMON = frozenset(_stem(word) for word in (
+    "com", "sem", "para", "por", "pela", "pelo", "das", "dos", "nas", "nos", "uma", "que",
+    "mais", "menos", "the", "and", "with", "for", "from", "into", "of", "or", "in", "on",
+    "to", "its", "their", "when", "where", "new", "own", "use", "used", "uso",
+    "emissao", "emissoes", "emission", "emissions", "reducao", "reduction", "reduce",
+    "baixo", "low", "lower", "carbono", "carbon", "co2", "energia", "energy",
+))  # fmt: skip
+
+
+def _content(text: str) -> set[str]:
+    return {stem for stem in _stems(text) if len(stem) > 2 and stem not in _COMMON}
 
 
 class MeasureFileError(LocalizedError, AekoError, ValueError):
@@ -446,6 +561,7 @@ def _alternative(row: _Row, key: str) -> Alternative:
         reduction_max_pct=high,
         basis={"pt": row.text("basis_pt"), "en": row.text("basis_en")},
         reference=row.text("reference"),
+        reference_en=row.text("reference_en"),
         mechanism=mechanism,
         scopes=_scopes(row, mechanism),
         applied_min_pct=applied_low,
@@ -563,5 +679,6 @@ def table() -> tuple[Alternative, ...]:
 
 
 def alternatives_for(text: str) -> list[Alternative]:
-    """Every shipped option whose source keywords appear in ``text``."""
-    return shipped_catalogue().matching(text)
+    """Every shipped option a question or text names a source of, the most pertinent
+    first (``Catalogue.relevant``)."""
+    return shipped_catalogue().relevant(text)

@@ -28,10 +28,10 @@ from engine.agents.request import AgentRequest, SummaryRequest
 from engine.formatting import number, percent
 from engine.graph.routing import NO_AGENT
 from engine.inventory.gwp import canonical_gas, gwp
-from engine.knowledge.gaps import GapKind
+from engine.knowledge.gaps import GapKind, unpublished
 from engine.knowledge.search import search as search_knowledge
 from engine.measures.catalogue import alternatives_for
-from engine.offline.calculation import answer_calculation, read_calculation
+from engine.offline.calculation import answer_calculations, read_calculation, read_calculations
 from engine.offline.facts import Facts
 from engine.offline.instructions import declined, split_message
 from engine.offline.intent import classify
@@ -89,6 +89,10 @@ def router(request: AgentRequest) -> str:
         return "Intenção: regra do SBCE." + _marker(FAQ)
     if read_calculation(request.question) is not None:
         return "Intenção: cálculo de emissões." + _marker(POLLUTANTS_ANALYST)
+    # A value nobody has published yet (a future year's allocation, an AR7 GWP, a price) is
+    # the FAQ's "I don't know", whichever agent its words would otherwise reach.
+    if unpublished(request.question, request.today) is not None:
+        return "Intenção: valor ainda não publicado." + _marker(FAQ)
     if asks_about_own_data(request.question) and facts_of(request) is None:
         return "Intenção: dados do inventário da empresa (nenhum anexado)." + _marker(FAQ)
     intent = classify(request.question)
@@ -155,6 +159,18 @@ _UNPUBLISHED: dict[GapKind, dict[Language, str]] = {
         "factor, the SBCE's regulator for caps and allowances) or rephrase the question for "
         "the latest published value.",
     },
+    "allocation": {
+        "pt": "Não sei: quantas cotas (CBE) serão distribuídas, gratuitamente ou em leilão, o "
+        "teto de cada período e o percentual máximo de CRVE saem dos Planos Nacionais de "
+        "Alocação do SBCE, que o órgão gestor ainda não publicou; não vou estimar esses "
+        "números. Acompanhe a regulamentação do órgão gestor do SBCE ou reformule perguntando "
+        "pelas regras já fixadas na Lei nº 15.042/2024.",
+        "en": "I don't know: how many allowances (CBE) will be granted, free or at auction, "
+        "each period's cap and the maximum CRVE share come from the SBCE's National Allocation "
+        "Plans, which the regulator has not published yet; I will not estimate those figures. "
+        "Follow the SBCE regulator's rulemaking or rephrase the question around the rules "
+        "already set in Law 15,042/2024.",
+    },
 }
 # "My company's emissions" with nothing to read them from: say so, never borrow an article.
 _NO_INVENTORY = {
@@ -186,13 +202,52 @@ _ADVICE = re.compile(
 )
 
 
+# How to account for something is asked in general terms even about "our" forest or "the
+# company's" generator: "How should the company account for removals from its forest?".
+_METHOD = re.compile(
+    r"(?<![a-z])(?:how (?:should|do|does|can|must|is|are|to|would|may)|como (?:devemos|deve|devo|"
+    r"se|e|sao|fica|ficam|entra|entram|podemos|posso|pode|[a-z]+ar(?![a-z]))|should|must|can|may|"
+    r"deve|devem|devemos|pode|podem|podemos|posso|e permitido|is it allowed)(?![a-z])"
+)
+_ACCOUNTING = re.compile(
+    r"(?<![a-z])(?:contabiliz[a-z]*|report[a-z]*|relat[a-z]*|trat[a-z]*|classific[a-z]*|"
+    r"registr[a-z]*|lanc[a-z]*|inclu[a-z]*|consider[a-z]*|enquadr[a-z]*|abat[a-z]*|descont[a-z]*|"
+    r"deduz[a-z]*|subtra[a-z]*|compens[a-z]*|account(?:ed|ing)? for|count[a-z]*|treat[a-z]*|"
+    r"classif[a-z]*|record[a-z]*|disclos[a-z]*|net(?:ted|ting)?|deduct[a-z]*|offset[a-z]*|"
+    r"claim[a-z]*|allocat[a-z]*|aloc[a-z]*)(?![a-z])"
+)
+_AMOUNT = re.compile(r"(?<![a-z])(?:how much|how many|quanto|quanta|quantos|quantas)(?![a-z])")
+# "Which of our plants must report to the SBCE?": the answer is in the plants' figures.
+_OWNS = re.compile(
+    r"(?<![a-z])(?:temos|operamos|possuimos|we have|we operate|we own|we run)(?![a-z])"
+)
+_SITES = re.compile(
+    r"(?<![a-z])(?:plantas|fabricas|unidades|instalacoes|usinas|filiais|plants|factories|sites|"
+    r"facilities|installations|mills|units|(?:qual|quais|which) (?:delas|deles|of them))(?![a-z])"
+)
+
+
 def asks_about_own_data(question: str) -> bool:
     """A question for the user's own figures ("what were our boilers' emissions in 2023?"); how
     the accounting works, a hypothesis, a plan or alternatives are answered in general terms
     even without them."""
     text = " ".join(re.sub(r"[^a-z0-9]+", " ", fold(question)).split()) + " "
+    if (
+        is_sbce_question(question)
+        and sbce_amount(question) is None
+        and _SITES.search(text)
+        and (OWN_DATA.search(text) or _OWNS.search(text))
+    ):
+        return True  # which of the user's installations the SBCE covers: their figures decide
+    if OWN_DATA.search(text) is None:
+        return False
+    method = (
+        _METHOD.search(text) is not None
+        and _ACCOUNTING.search(text) is not None
+        and _AMOUNT.search(text) is None
+    )
     return (
-        OWN_DATA.search(text) is not None
+        not method
         and _FIGURES.search(text) is not None
         and _HYPOTHESIS.search(text) is None
         and _ADVICE.search(text) is None
@@ -203,14 +258,35 @@ def asks_about_own_data(question: str) -> bool:
 def _faq_off_base(request: AgentRequest, lang: Language) -> str | None:
     """The FAQ's answer when it does not come from the knowledge base (off topic, the SBCE
     rule on the user's own amount, own figures with no inventory); None when it does."""
+    gap = unpublished(request.question, request.today)
+    # An IPCC report, a carbon price or an allowance allocation is the domain by itself; a
+    # future year's value is a gap only in a question about it.
+    if gap is not None and gap.kind != "future":
+        return None  # the search says which value is not published
     if classify(request.question) == "out_of_scope":
         return _REFUSAL[lang]
+    if gap is not None:
+        return None
     amount = sbce_amount(request.question)
     if amount is not None:  # the rule applied to the user's own number
         return sbce_answer(amount, lang)
     if asks_about_own_data(request.question) and facts_of(request) is None:
+        if is_sbce_question(request.question):  # the rule each installation's figure meets
+            return f"{_NO_INVENTORY[lang]}\n\n{_SBCE_EACH[lang]}"
         return _NO_INVENTORY[lang]
     return None
+
+
+_SBCE_EACH = {
+    "pt": "Pela Lei nº 15.042/2024, cada instalação ou fonte é avaliada pelas próprias "
+    "emissões anuais, não pelo total da empresa: acima de 10.000 t CO2e ela apresenta plano de "
+    "monitoramento e relata emissões e remoções; acima de 25.000 t CO2e também entrega cotas "
+    "(CBE) ou certificados (CRVE) na conciliação de obrigações.",
+    "en": "Under Law 15,042/2024 each installation or source is judged by its own yearly "
+    "emissions, not the company's total: above 10,000 t CO2e it submits a monitoring plan and "
+    "reports emissions and removals; above 25,000 t CO2e it also surrenders allowances (CBE) "
+    "or certificates (CRVE) at the reconciliation of obligations.",
+}
 
 
 def faq_reads_knowledge_base(request: AgentRequest) -> bool:
@@ -294,9 +370,9 @@ def inventory_analyst(request: AgentRequest) -> str:
 
 def pollutants_analyst(request: AgentRequest) -> str:
     lang = language_of(request)
-    ask = read_calculation(request.question) if request.flow == "chat" else None
-    if ask is not None:  # computed with the factor library, never recalled
-        return answer_calculation(ask, lang) + _marker(_next(request, ORCHESTRATOR))
+    asks = read_calculations(request.question, request.today) if request.flow == "chat" else []
+    if asks:  # computed with the factor library, never recalled
+        return answer_calculations(asks, lang) + _marker(_next(request, ORCHESTRATOR))
     if answers_from_inventory(request):  # what the inventory tool returned
         reply = own_data_reply(request.question, request.inventory, lang)
         # Where to cut: the largest rows here, then the reductions the green analyst computes.

@@ -6,6 +6,12 @@ example utterances per intent and language (data/intents.toml): the intent whose
 examples score highest wins, so a question in words no cue list foresaw still finds the
 examples it resembles. The cue lists below decide when no example shares a term with the
 question, and settle a close call (``_CLOSE``) between what BM25 and the cues say.
+
+A question framed as a concept ("what is", "explain") is in the domain only when its subject
+is: a domain word, or an entry of the knowledge base that answers it. What a standard or rule
+requires, covers or allows is a concept, not a plan nor a comparison of gases; a question
+that weighs nothing is not the pollutants analyst's, and one that asks for no option, or how
+a source is counted, not the green analyst's.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from typing import Literal
 import bm25s
 import Stemmer
 
+from engine.knowledge.search import search as search_knowledge
 from engine.offline.language import Language, detect_language
 from engine.protocol import fold
 
@@ -236,7 +243,119 @@ _DOMAIN = (
     "allowance",
     "ipcc",
     "mcti",
+    # The gases and the standards that name them, and the disclosure rules: "Which gases
+    # does the Kyoto Protocol cover?", "What does CVM Resolution 193 require?".
+    "greenhouse",
+    "efeito estufa",
+    "gwp",
+    "kyoto",
+    "quioto",
+    "montreal",
+    "cfc",
+    "hcfc",
+    "pfc",
+    "nf3",
+    "co2e",
+    "cvm",
+    "ifrs",
+    "issb",
+    "tcfd",
+    "cdp",
+    "pcaf",
+    "sbti",
+    "science based",
+    "science-based",
+    "baseadas na ciencia",
+    "ghg protocol",
+    "iso 14064",
+    "sustainability disclosure",
+    "divulgacao de sustentabilidade",
+    "pegada",
+    "footprint",
+    # Removals are the other side of the inventory: "forest the company planted".
+    "remocao",
+    "remocoes",
+    "removal",
+    "sequestr",
+    "reflorest",
+    "reforest",
+    "afforest",
+    "florestamento",
+    # The value chain's vocabulary names the inventory without naming a gas.
+    "cadeia de valor",
+    "value chain",
+    "purchased goods",
+    "bens e servicos",
+    "leased asset",
+    "ativos arrendados",
+    "base year",
+    "ano base",
+    "ano-base",
+    "fugitiv",
+    "biomass",
+    "biomassa",
+    "biogen",
+    "grid factor",
+    "grid emission",
+    "fator da rede",
+    "fator do sin",
 )
+# A standard, law or initiative named in the question...
+_STANDARD = re.compile(
+    r"(?<![a-z0-9])(?:kyoto|quioto|montreal|ghg protocol|iso 14064|sbti|science[ -]based targets?"
+    r"|metas baseadas na ciencia|cvm|ifrs|issb|tcfd|sbce|lei 15.042|law 15,042|cbam|renovabio"
+    r"|programa brasileiro|brazilian (?:ghg )?program(?:me)?|pcaf|corporate standard|padrao "
+    r"corporativo|scope 2 guidance|scope 3 standard|protocolo|protocol)(?![a-z0-9])"
+)
+# ... asked what it requires, covers or allows: a concept, not a plan ("What are the SBTi
+# near-term target criteria?") nor a comparison of gases ("Which gases does Kyoto cover?").
+_REQUIRES = re.compile(
+    r"(?<![a-z])(?:exig[a-z]*|requer[a-z]*|requisit[a-z]*|criteri[a-z]*|abrang[a-z]*|cobre|"
+    r"cobrem|inclui|incluem|preve|preveem|determin[a-z]*|estabelec[a-z]*|diz|dizem|permit[a-z]*|"
+    r"obrig[a-z]*|regra[s]?|require[sd]?|requirements?|criteria|criterion|covers?|covered|"
+    r"includes?|says?|allows?|permits?|mandat[a-z]*|demands?|stipulat[a-z]*|sets out|rules?|"
+    r"oblig[a-z]*|ask[s]? for|must|need[s]?|required|when|quando|deve|devem|precisa[m]?)(?![a-z])"
+)
+# Asking for a plan in so many words still asks for a plan, whatever standard it names.
+_MAKE = re.compile(
+    r"(?<![a-z])(?:monte|crie|elabore|proponha|defina|sugira|faca um|faca uma|ajude-nos|"
+    r"build|create|draw up|propose|suggest|design|help us)(?![a-z])"
+)
+# A question that states its own premise ("If we own 40% of a joint venture, how much of its
+# emissions do we report?") asks how the rule applies, not for the inventory's weights.
+_SUPPOSES = re.compile(
+    r"(?<![a-z])(?:if (?:we|a|an|the|our|my|it|they)|suppose|supposing|imagine|assuming|"
+    r"se (?:a|uma|o|um|nossa|nosso|tivermos|temos|possuirmos|formos)|caso|supondo|imagine)"
+    r"(?![a-z])"
+)
+# The green analyst offers lower-carbon options; a question asking for none ("Can we net the
+# removals of our forest from the total?") asks how the accounting works.
+_OPTIONS = re.compile(
+    r"(?<![a-z])(?:cort[a-z]*|cut[a-z]*|substitu[a-z]*|replac[a-z]*|troc[a-z]*|switch[a-z]*|"
+    r"opc(?:ao|oes)|options?|descarboni[a-z]*|decarboni[a-z]*|baix[a-z]*|low[a-z]*|"
+    r"alternativ[a-z]*|clean[a-z]*|limp[a-z]*|reduz[a-z]*|reduc[a-z]*|diminu[a-z]*|menos|less|"
+    r"eletrific[a-z]*|electrif[a-z]*|evit[a-z]*|prevent[a-z]*|avoid[a-z]*|phase out|melhor|"
+    r"better|mitig[a-z]*|efficien[a-z]*|eficien[a-z]*|medidas|measures|tecnologi[a-z]*|"
+    r"technolog[a-z]*)(?![a-z])"
+)
+# How a source is counted, reported or claimed is the accounting's question, even when it
+# names a lower-carbon source: "How is electricity from our own rooftop solar counted?".
+_COUNTED = re.compile(
+    r"(?<![a-z])(?:counted|count|reported|report|accounted|account for|treated|classified|"
+    r"recorded|disclosed|handled|claim[a-z]*|contabiliz[a-z]*|relatad[a-z]*|reportad[a-z]*|"
+    r"tratad[a-z]*|classificad[a-z]*|registrad[a-z]*|declarar|alegar|which scope|what scope|"
+    r"qual escopo|que escopo|show up|shows up|appear[a-z]*|aparece[a-z]*|entra|entram)(?![a-z])"
+)
+# The pollutants analyst weighs gases and sources; a question weighing nothing ("Which gases
+# must the inventory include?", "Can scope 3 categories be left out?") asks a concept.
+_WEIGHS = re.compile(
+    r"(?<![a-z])(?:pes[ao][a-z]*|weigh[a-z]*|heav[a-z]*|compar[a-z]*|quant[oa]s?|how much|how "
+    r"many|maior(?:es)?|mais|most|larg[a-z]*|big[a-z]*|high[a-z]*|top|rank[a-z]*|pareto|"
+    r"hotspots?|concentr[a-z]*|contribu[a-z]*|shares?|fatia|participac[a-z]*|represent[a-z]*|"
+    r"account for|total|emit[a-z]*|emite[a-z]*|emitem|emitimos|responsible|responde|"
+    r"critic[a-z]*|principa[a-z]*|main)(?![a-z])"
+)
+_OURS = re.compile(r"(?<![a-z])(?:nosso|nossa|nossos|nossas|our|we)(?![a-z])")
 # Named instruments whose name holds a plan word: a question about them asks what they are,
 # not for a plan ("What does the monitoring plan have to contain?").
 _INSTRUMENTS = (
@@ -254,6 +373,10 @@ _PERSONA = re.compile(
     r"(?: virtual)? (?:de|em|of|for|on) (?:[a-z0-9-]+ e )?[a-z0-9-]+"
     r"|[a-z0-9-]+ (?:assistant|chatbot|bot|consultant|specialist))(?![a-z0-9])"
 )
+# The concept cues that only frame a question; every other cue names the domain.
+_FRAMES = ("o que e", "o que sao", "what is", "what s ", "what are", "defin", "diferenca",
+           "difference", "conceito", "concept", "explique", "explain", "significa", "mean",
+           "como funciona", "how does")  # fmt: skip
 _ORDER: tuple[Intent, ...] = ("plan", "green", "pollutants", "concept")
 _WEIGHT: dict[Intent, int] = {"plan": 2}  # asking for a plan is asking for a plan
 
@@ -358,6 +481,15 @@ def ranked(question: str, lang: Language | None = None) -> dict[Intent, float]:
 _CLOSE = 0.7
 
 
+def _in_the_base(question: str) -> bool:
+    """Whether the knowledge base answers the question: "Does buying cattle from ranches count
+    as purchased goods?" names no gas, yet an entry answers it. The base judges a weak match
+    itself; one word in common ("the meaning of life", "end of life") is no subject unless it
+    is an entry's keyword whole ("PPA")."""
+    found = search_knowledge(question, detect_language(question))
+    return not found.weak and (found.matched >= 2 or found.named)
+
+
 def classify(question: str) -> Intent:
     text = _PERSONA.sub(" ", _words(question))
     named = [name for name in _INSTRUMENTS if name in text]
@@ -365,17 +497,31 @@ def classify(question: str) -> Intent:
         text = text.replace(name, " ")
     hits = {intent: _hits(text, cues) * _WEIGHT.get(intent, 1) for intent, cues in _CUES.items()}
     hits["concept"] += len(named)
-    in_domain = any(_found(text, cue) for cue in _DOMAIN) or any(hits.values())
-    if not in_domain:
+    # "What is" or "explain" frames any question: they do not make one about emissions.
+    subjects = dict(hits, concept=max(0, hits["concept"] - _hits(text, _FRAMES)))
+    in_domain = any(_found(text, cue) for cue in _DOMAIN) or any(subjects.values())
+    if not in_domain and not _in_the_base(question):
         return "out_of_scope"
     by_cues = max(_ORDER, key=lambda intent: (hits[intent], -_ORDER.index(intent)))
     by_cues = by_cues if hits[by_cues] else "concept"
     if named:  # a named instrument ("monitoring plan") is a subject, whatever its words
         return by_cues
+    if _STANDARD.search(text) and _REQUIRES.search(text) and not _MAKE.search(text):
+        return "concept"  # what a standard or rule requires, covers or allows
     scores = ranked(" ".join(text.split()))
     best = max(_RANKED, key=lambda intent: scores[intent])
-    if scores[best] <= 0:
-        return by_cues
-    if by_cues != best and scores[by_cues] >= _CLOSE * scores[best]:
-        return by_cues
+    if scores[best] <= 0 or (by_cues != best and scores[by_cues] >= _CLOSE * scores[best]):
+        best = by_cues
+    if best == "pollutants":
+        weighs = _WEIGHS.search(text) is not None
+        # "Our" asks for the user's weights unless it asks how something is counted.
+        ours = _OURS.search(text) is not None and _COUNTED.search(text) is None
+        if not (weighs or ours) or _SUPPOSES.search(text):
+            return "concept"
+    if (
+        best == "green"
+        and not _OPTIONS.search(text)
+        and (not hits["green"] or _COUNTED.search(text))
+    ):
+        return "concept"  # "How is our rooftop solar counted?" asks for no alternative
     return best

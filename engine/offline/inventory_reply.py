@@ -13,8 +13,12 @@ costs, a source it has no row of) is said, naming what it does hold.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+import re
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
+
+import pandas as pd
 
 from engine.arithmetic import TOOL_NAME as CALCULATOR
 from engine.arithmetic import evaluate
@@ -22,9 +26,19 @@ from engine.formatting import number, percent
 from engine.inventory import analytics
 from engine.inventory import fields as F
 from engine.inventory.facts import TOOL as INVENTORY
-from engine.inventory.gwp import canonical_gas
+from engine.inventory.gwp import canonical_gas, is_montreal, split_blend
 from engine.inventory.notice import Reading
-from engine.inventory.query import NOT_GIVEN, Field, QueryResult, View, query, select
+from engine.inventory.query import (
+    LABEL,
+    NOT_GIVEN,
+    QUALITY,
+    Field,
+    QueryResult,
+    View,
+    quality_columns,
+    query,
+    select,
+)
 from engine.offline import inventory_words as W
 from engine.offline.language import Language
 from engine.offline.regulation import ALLOWANCES_T, REPORTING_T, SOURCE, sbce_amount
@@ -80,6 +94,34 @@ def _raw(value: float) -> str:
     return f"{round(value, 1):.1f}"
 
 
+def _exact(value: float) -> str:
+    """A figure for the calculator: one decimal when that is all it has, else four, so a sum
+    of several rows is not a sum of their roundings (197,14 + 26 + 19,235 + 6,63 = 249,0)."""
+    one = round(value, 1)
+    return f"{one:.1f}" if abs(value - one) < 1e-9 else f"{round(value, 4)}"
+
+
+def _sum(trail: _Trail, figures: list[float]) -> float:
+    """Figures added by the calculator when there are several, so the trail shows the sum."""
+    if not figures:
+        return 0.0
+    return trail.calc(" + ".join(_exact(t) for t in figures)) if len(figures) > 1 else figures[0]
+
+
+def _mass(tonnes: float, lang: Language) -> str:
+    """t of a gas as the gases view gives it (three decimals, more below 10 kg), in the
+    answer's notation."""
+    if tonnes and abs(tonnes) < 0.01:
+        return number(tonnes, min(6, 2 - math.floor(math.log10(abs(tonnes)))), lang)
+    return number(tonnes, 3, lang)
+
+
+def _q(text: object, lang: Language) -> str:
+    """A label quoted from the workbook: in an English answer it stays in the workbook's
+    words, in quotes, so it reads as quoted rather than as the answer's own language."""
+    return f"“{text}”" if lang == "en" else str(text)
+
+
 def inventory_reply(question: str, inventory: Inventory, lang: Language) -> Reply:
     """What the analyst calls and answers for a question about the attached inventory."""
     trail = _Trail(inventory)
@@ -100,6 +142,11 @@ def _figures(trail: _Trail, ask: W.Ask, lang: Language) -> str:
         return _missing_topic(trail, ask, lang)
     if ask.refrigerants:
         return _refrigerants(trail, ask, lang)
+    gas = canonical_gas(ask.filters.get("gas", "")) or ask.filters.get("gas", "")
+    if gas and is_montreal(gas):
+        return _montreal_gas(trail, ask, gas, lang)
+    if ask.group_by == "gas" and not ask.gases and "gas" not in ask.filters:
+        return _by_gas(trail, ask, lang)
     whole = trail.query("scope")
     if ask.each:
         return _subjects(trail, ask, whole, lang)
@@ -128,8 +175,13 @@ def _figures(trail: _Trail, ask: W.Ask, lang: Language) -> str:
         biogenic = number(trail.inventory.biogenic_co2_t, 3, lang)
         trail.view("gases", **ask.filters)
         lines.append(f"{words['biogenic']}: {biogenic} t CO2.")
-    if result.groups is not None:
-        listed = _listed(ask.group_by, result, lang)
+    if result.groups is not None and [v for v, _ in result.groups] == [NOT_GIVEN]:
+        # Nothing to break down by (Scope 2 rows without categories): by facility instead.
+        other: Field = "facility" if ask.group_by != "facility" else "source"
+        ask = replace(ask, group_by=other)
+        result = trail.query(other, ask.top_n, **ask.filters)
+    if result.groups is not None and [v for v, _ in result.groups] != [NOT_GIVEN]:
+        listed = _listed(ask.group_by, result, lang, ask.top_n if ask.top_asked else 5)
         if listed:
             heading = words["heading"][ask.group_by]
             top = words["top"].format(n=len(result.groups)) if ask.top_asked else ""
@@ -138,6 +190,7 @@ def _figures(trail: _Trail, ask: W.Ask, lang: Language) -> str:
         lines.append(_rows_text(result, lang))
     if ask.filters.get("scope") == "2" or ask.filters.get("category") == "Eletricidade":
         lines.append(_scope2_methods(trail.inventory, lang))
+        lines += _scope2_why(trail, ask, lang)
     note = W.NOTES[lang].get(ask.filters.get("category", ""))
     if note:
         lines.append(note)
@@ -146,11 +199,11 @@ def _figures(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     return "\n".join(lines)
 
 
-def _listed(dimension: Field | None, result: QueryResult, lang: Language) -> str:
+def _listed(dimension: Field | None, result: QueryResult, lang: Language, most: int = 5) -> str:
     return "; ".join(
         f"{_value(dimension, value, lang)}: {number(t, lang=lang)} t CO2e "
         f"({percent(t / result.total, lang=lang) if result.total else '—'})"
-        for value, t in (result.groups or [])[:5]
+        for value, t in (result.groups or [])[:most]
     )
 
 
@@ -167,7 +220,8 @@ def _subjects(trail: _Trail, ask: W.Ask, whole: QueryResult, lang: Language) -> 
     together = trail.calc(" + ".join(_raw(t) for t in figures))
     share = trail.calc(f"round({_raw(together)} / {_raw(whole.total)} * 100, 1)")
     listed = "; ".join(
-        f"{label}: {number(r.total, lang=lang)} t CO2e ({_listed('source', r, lang)})"
+        f"{W.TOPIC_EN.get(label, label) if lang == 'en' else label}: "
+        f"{number(r.total, lang=lang)} t CO2e ({_listed('source', r, lang)})"
         for label, r in found
     )
     return words["gases_named"].format(
@@ -186,7 +240,11 @@ def _named_gases(
         return f"{words['none']} {_what_is_there(trail, ask, lang, 'gas')}"
     together = trail.calc(" + ".join(_raw(t) for _, t in found)) if len(found) > 1 else found[0][1]
     share = trail.calc(f"round({_raw(together)} / {_raw(whole.total)} * 100, 1)")
-    listed = "; ".join(f"{g}: {number(t, lang=lang)} t CO2e" for g, t in found)
+    fossil = {"pt": "CO2 fóssil", "en": "fossil CO2"}[lang]  # biogenic CO2 is never here
+    listed = "; ".join(
+        f"{fossil if g == 'CO2' else W.gas_name(g)}: {number(t, lang=lang)} t CO2e"
+        for g, t in found
+    )
     absent = [g for g in ask.gases if g not in {canonical_gas(n) for n, _ in found}]
     text = words["gases_named"].format(
         listed=listed, together=number(together, lang=lang), share=number(share, lang=lang),
@@ -201,14 +259,13 @@ def _rows_text(result: QueryResult, lang: Language) -> str:
     words = W.TEXT[lang]
     assert result.top is not None
     items = []
-    for row in result.top.itertuples(index=False):
-        where = ", ".join(
-            str(v) for v in (getattr(row, F.FACILITY), getattr(row, F.GAS)) if _given(v)
-        )
-        items.append(
-            f"{getattr(row, F.SOURCE)} ({where}): "
-            f"{number(getattr(row, F.EMISSIONS_TCO2E), lang=lang)} t CO2e"
-        )
+    top = result.top
+    for _, row in top.iterrows():
+        name = row[LABEL] if LABEL in top else row.get(F.SOURCE)
+        where = [_q(row.get(F.FACILITY), lang)] if _sited(row, name) else []
+        where += [W.gas_name(row.get(F.GAS))] if _given(row.get(F.GAS)) else []
+        place = f" ({', '.join(where)})" if where else ""
+        items.append(f"{_q(name, lang)}{place}: {number(row[F.EMISSIONS_TCO2E], lang=lang)} t CO2e")
     return f"{words['rows'].format(n=len(items))}: " + "; ".join(items) + "."
 
 
@@ -216,27 +273,36 @@ def _given(value: object) -> bool:
     return value is not None and str(value) not in ("", "nan", "None")
 
 
+def _sited(row: pd.Series, name: object) -> bool:
+    """Whether a row's facility is worth saying beside its name (one its label lacks)."""
+    site = row.get(F.FACILITY)
+    return _given(site) and str(site) not in str(name)
+
+
 def _refrigerants(trail: _Trail, ask: W.Ask, lang: Language) -> str:
-    """HFC, PFC and their blends, gas by gas from the gases view, summed by the calculator;
-    Montreal Protocol gases (R-22) are said to stay out of the total."""
+    """Refrigerant gases: HFCs, PFCs and their blends, gas by gas from the gases view, summed
+    by the calculator. SF6 (switchgear insulation) and NF3 are not refrigerants; a PFC of an
+    industrial process is not one either. Montreal Protocol refrigerants (HCFC-22, R-22) are
+    said apart, with their mass and CO2e, outside the total."""
     words = W.TEXT[lang]
     filters = {k: v for k, v in ask.filters.items() if k != "category"}
     trail.view("gases", **filters)
     table, _ = select(trail.inventory, filters)
+    if F.CATEGORY in table and F.GAS in table:
+        process = table[F.CATEGORY].fillna("").astype(str) == "Processos industriais"
+        table = table[~(process & table[F.GAS].map(lambda g: W.gas_family(g) == "PFC"))]
     gases = analytics.gas_masses(table)
     chosen = gases[gases["gas"].map(W.is_refrigerant)]
-    memo = analytics.memo_gases(table)
-    montreal = memo[(memo["reporting"] == F.MONTREAL) & memo["gas"].map(W.is_refrigerant)]
+    montreal = _montreal_rows(table, W.is_refrigerant)
     if chosen.empty and montreal.empty:
         return f"{words['no_refrigerant']} {_what_is_there(trail, ask, lang, 'gas')}"
     lines = []
     if len(chosen):
-        figures = [float(t) for t in chosen["tco2e"]]
         whole = trail.query("scope")
-        total = trail.calc(" + ".join(_raw(t) for t in figures)) if len(figures) > 1 else figures[0]
+        total = _sum(trail, [float(t) for t in chosen["tco2e"]])
         share = trail.calc(f"round({_raw(total)} / {_raw(whole.total)} * 100, 1)")
         listed = "; ".join(
-            f"{row.gas}: {number(row.tco2e, lang=lang)} t CO2e"
+            f"{W.gas_name(row.gas)}: {number(row.tco2e, lang=lang)} t CO2e"
             for row in chosen.itertuples(index=False)
         )
         lines.append(
@@ -249,12 +315,226 @@ def _refrigerants(trail: _Trail, ask: W.Ask, lang: Language) -> str:
             )
         )
     if len(montreal):
-        listed = "; ".join(
-            f"{row.gas}: {number(row.memo_tco2e, lang=lang)} t CO2e"
-            for row in montreal.itertuples(index=False)
-        )
-        lines.append(words["montreal"].format(listed=listed))
+        lines.append(words["montreal"].format(listed=_montreal_listed(montreal, lang)))
     return "\n".join(lines)
+
+
+def _montreal_rows(table: pd.DataFrame, which=None) -> pd.DataFrame:
+    memo = analytics.memo_gases(table)
+    memo = memo[memo["reporting"] == F.MONTREAL]
+    return memo[memo["gas"].map(which)] if which is not None and len(memo) else memo
+
+
+def _montreal_listed(memo: pd.DataFrame, lang: Language) -> str:
+    """Each Montreal gas with its mass (kg and t, as the gases view gives it) and its CO2e."""
+    words = W.TEXT[lang]
+    items = []
+    for row in memo.itertuples(index=False):
+        co2e = f"{number(row.memo_tco2e, lang=lang)} t CO2e"
+        if pd.isna(row.t_gas):  # in t CO2e only, or the Montreal part of a blend
+            said = words["montreal_no_mass"] if is_montreal(row.gas) else words["montreal_part"]
+            items.append(f"{W.gas_name(row.gas)} ({said}): {co2e}")
+            continue
+        kg = number(float(row.t_gas) * 1000, 1, lang)
+        t_gas = _mass(float(row.t_gas), lang)
+        items.append(f"{W.gas_name(row.gas)}: {kg} kg ({t_gas} t) = {co2e}")
+    return "; ".join(items)
+
+
+def _montreal_gas(trail: _Trail, ask: W.Ask, gas: str, lang: Language) -> str:
+    """A Montreal Protocol gas asked about (HCFC-22, R-22): what it is and how it is
+    reported, apart from the total, with its mass and its CO2e for information."""
+    words = W.TEXT[lang]
+    filters = {k: v for k, v in ask.filters.items() if k not in ("gas", "category")}
+    trail.view("gases", **filters)
+    table, _ = select(trail.inventory, filters)
+
+    def holds(name: object) -> bool:
+        return name == gas or any(part == gas for part, _ in split_blend(str(name)))
+
+    memo = _montreal_rows(table, holds)
+    name = W.gas_name(gas)
+    rule = words["montreal_rule"].format(gas=name)
+    if memo.empty:
+        return f"{rule} {words['montreal_absent'].format(gas=name)}"
+    whole = trail.query("scope", **filters)
+    rows = table[table[F.GAS].map(holds)] if F.GAS in table else table.iloc[0:0]
+    where = sorted({
+        _q(label, lang) + (f" ({_q(site, lang)})" if _given(site) else "")
+        for label, site in zip(rows[LABEL], rows.get(F.FACILITY, [None] * len(rows)), strict=False)
+    })  # fmt: skip
+    held = words["montreal_held"].format(
+        listed=_montreal_listed(memo, lang), gwp=trail.inventory.gwp_set,
+        total=number(whole.total, lang=lang),
+    )  # fmt: skip
+    lines = [rule, held]
+    if where:
+        lines.append(f"{words['montreal_where']}: {'; '.join(where)}.")
+    return "\n".join(lines)
+
+
+def _by_gas(trail: _Trail, ask: W.Ask, lang: Language) -> str:
+    """Every gas group of the total (fossil CO2, CH4, N2O, HFCs, PFCs, SF6, NF3, as held),
+    each HFC and PFC named; rows the workbook gives only in t CO2e, without a gas, said as
+    such, never ranked as a gas; biogenic CO2 and Montreal gases apart, outside the total."""
+    words = W.TEXT[lang]
+    filters = dict(ask.filters)
+    trail.view("gases", **filters)
+    whole = trail.query("gas", 50, **filters)
+    if whole.rows.empty:
+        return f"{words['none']} {_what_is_there(trail, ask, lang)}"
+    table, _ = select(trail.inventory, filters)
+    gases = analytics.gas_masses(table)
+    families: dict[str, list[tuple[str, float]]] = {}
+    unknown = 0.0
+    for row in gases.itertuples(index=False):
+        if row.gas == analytics.UNKNOWN:
+            unknown += float(row.tco2e)
+            continue
+        families.setdefault(W.gas_family(row.gas), []).append((str(row.gas), float(row.tco2e)))
+    parts = []
+    for family in (*W.FAMILIES, "other"):
+        members = families.get(family)
+        if not members:
+            continue
+        total = _sum(trail, [t for _, t in members])
+        share = trail.calc(f"round({_raw(total)} / {_raw(whole.total)} * 100, 1)") if (
+            whole.total) else 0.0  # fmt: skip
+        text = (f"{words['family'][family]}: {number(total, lang=lang)} t CO2e "
+                f"({number(share, lang=lang)}%)")  # fmt: skip
+        if family in ("HFC", "PFC", "other"):
+            text += " — " + ", ".join(f"{W.gas_name(g)} {number(t, lang=lang)}" for g, t in members)
+        parts.append(text)
+    lines = [
+        words["by_gas"].format(
+            total=number(whole.total, lang=lang), gwp=trail.inventory.gwp_set,
+            listed="; ".join(parts) or "—",
+        )
+    ]  # fmt: skip
+    if unknown:
+        counted = table[table[F.REPORTING] == F.IN_INVENTORY] if F.REPORTING in table else table
+        bare = counted[counted[F.GAS].isna()] if F.GAS in counted else counted
+        scopes = sorted({str(v) for v in bare.get(F.SCOPE, pd.Series(dtype=object)).dropna()})
+        where = ", ".join(f"{words['scope']} {s}" for s in scopes) or "—"
+        lines.append(words["no_gas"].format(t=number(unknown, lang=lang), scopes=where))
+    biogenic = float(table[F.BIOGENIC_CO2].sum()) if F.BIOGENIC_CO2 in table else 0.0
+    if biogenic:
+        lines.append(f"{words['biogenic']}: {number(biogenic, 1, lang)} t CO2.")
+    montreal = _montreal_rows(table)
+    if len(montreal):
+        lines.append(words["montreal"].format(listed=_montreal_listed(montreal, lang)))
+    return "\n".join(lines)
+
+
+# Columns and values of Scope 2 rows that say how the electricity was bought.
+_INSTRUMENT_HEADER = re.compile(
+    r"instrument|certific|contrat|\brecs?\b|i rec|\bppa\b|fornecedor|supplier|garantia|"
+    r"atributo|attribute|mercado livre|\bacl\b|tipo de compra|origem da energia|energy source|"
+    r"fonte de energia|tarifa|comercializ"
+)
+_INSTRUMENT_VALUE = re.compile(
+    r"\bi ?recs?\b|\brecs?\b|certific|\bppa\b|contrat|mercado livre|\bacl\b|autoprodu|"
+    r"fornecedor|supplier|garantia de origem|renovav|renewable|incentivad|comercializ|eolic|"
+    r"\bwind\b|solar|\bgo\b"
+)
+
+
+def _instruments(table: pd.DataFrame) -> list[str]:
+    """What the workbook shows of the contractual instruments behind Scope 2: a column for
+    them, or a value that names one ('I-REC', 'PPA', 'mercado livre'), with its facility."""
+    rows = table[table[F.SCOPE].map(lambda v: str(v).strip() in ("2", "2.0"))] if (
+        F.SCOPE in table) else table  # fmt: skip
+    own = {LABEL, "sheet", "row", F.SCOPE, F.FACILITY, F.GAS, F.REPORTING, F.SCOPE2_METHOD,
+           F.YEAR, F.UNIT, F.EMISSIONS_UNIT, "basis", "code"}  # fmt: skip
+    found: list[str] = []
+    for column in rows.columns:
+        if column in own or pd.api.types.is_numeric_dtype(rows[column]):
+            continue
+        by_header = _INSTRUMENT_HEADER.search(F.words(str(column))) is not None
+        for value, site in zip(rows[column], rows.get(F.FACILITY, [None] * len(rows)),
+                               strict=False):  # fmt: skip
+            if not isinstance(value, str) or not value.strip():
+                continue
+            if by_header or _INSTRUMENT_VALUE.search(F.words(value)):
+                item = f"“{column}”: “{value.strip()}”" + (f" (“{site}”)" if _given(site) else "")
+                if item not in found:
+                    found.append(item)
+    return found[:8]
+
+
+def _scope2_why(trail: _Trail, ask: W.Ask, lang: Language) -> list[str]:
+    """Why the market-based Scope 2 differs from the location-based one: the contractual
+    instruments the market-based method counts, and what the workbook shows of them."""
+    words = W.TEXT[lang]
+    inventory = trail.inventory
+    market, location = inventory.scope2_market_tco2e, inventory.scope2_location_tco2e
+    if market is None or abs(market - (location or 0.0)) < 0.05:
+        return []
+    filters = {k: v for k, v in ask.filters.items() if k not in ("scope", "category")}
+    trail.view("facility_scope", **filters)
+    table, _ = select(inventory, {**filters, "scope": "2"})
+    lines = [words["market_why"]]
+    frame = analytics.facility_scope(table)
+    differ = []
+    for _, row in frame.iterrows():
+        here, there = row[analytics.SCOPE2_LOCATION], row[analytics.SCOPE2_MARKET]
+        if pd.isna(here) or pd.isna(there) or abs(here - there) < 0.05:
+            continue
+        name = words["not_given"] if row["facility"] == analytics.UNKNOWN else row["facility"]
+        differ.append(words["market_site"].format(
+            site=_q(name, lang), location=number(here, lang=lang), market=number(there, lang=lang)
+        ))  # fmt: skip
+    if differ:
+        lines.append(f"{words['market_sites']}: {'; '.join(differ)}.")
+    shown = _instruments(table)
+    lines.append(
+        words["market_shows"].format(listed="; ".join(shown)) if shown else words["market_unshown"]
+    )
+    return lines
+
+
+def _estimated(trail: _Trail, ask: W.Ask, lang: Language) -> str:
+    """The rows the workbook marks as estimated, by its own data-quality column."""
+    words = W.TEXT[lang]
+    columns = quality_columns(trail.inventory.table)
+    if not columns:
+        return words["no_quality_column"]
+    named = ", ".join(f"“{c}”" for c in columns)
+    whole = trail.query("scope")
+    result = trail.query(None, 50, **{**ask.filters, QUALITY: "estimado"})
+    rows = result.rows
+    kind = rows[F.REPORTING] if F.REPORTING in rows else pd.Series(F.IN_INVENTORY, rows.index)
+    counted = rows[kind == F.IN_INVENTORY]
+    listed_rows = rows[kind != F.SCOPE2_MARKET]
+    if rows.empty or (counted.empty and not (kind == F.MONTREAL).any()):
+        return words["none_estimated"].format(columns=named)
+    top = result.top if result.top is not None else rows.iloc[0:0]
+    top_kind = top[F.REPORTING] if F.REPORTING in top else pd.Series(F.IN_INVENTORY, top.index)
+    items = []
+    for index, row in top.iterrows():
+        if top_kind[index] == F.SCOPE2_MARKET:
+            continue  # the same row's market-based figure: beside it, not another row
+        where = [_q(row[F.FACILITY], lang)] if _sited(row, row[LABEL]) else []
+        if _given(row.get(F.SCOPE)):
+            where.append(f"{words['scope']} {row[F.SCOPE]}")
+        place = f" ({', '.join(where)})" if where else ""
+        if top_kind[index] == F.MONTREAL:
+            figure = words["estimated_montreal"].format(gas=W.gas_name(row.get(F.GAS)))
+        else:
+            figure = f"{number(row[F.EMISSIONS_TCO2E], lang=lang)} t CO2e"
+        items.append(f"- {_q(row[LABEL], lang)}{place}: {figure}")
+    share = (
+        trail.calc(f"round({_raw(result.total)} / {_raw(whole.total)} * 100, 1)")
+        if whole.total else 0.0
+    )  # fmt: skip
+    head = words["estimated"].format(
+        columns=named, n=len(listed_rows), total=number(result.total, lang=lang),
+        share=number(share, lang=lang), whole=number(whole.total, lang=lang),
+        gwp=trail.inventory.gwp_set,
+    )  # fmt: skip
+    hidden = len(listed_rows) - len(items)
+    tail = [words["more_rows"].format(n=hidden)] if hidden > 0 else []
+    return "\n".join([head, *items, *tail])
 
 
 def _subject(ask: W.Ask, lang: Language) -> str:
@@ -263,11 +543,16 @@ def _subject(ask: W.Ask, lang: Language) -> str:
     if "scope" in ask.filters:
         parts.append(f"{words['scope']} {ask.filters['scope']}")
     if "category" in ask.filters:
-        name = ask.filters["category"]
-        parts.append(F.category_en(name) if lang == "en" else name)
+        parts.append(_category(ask.filters["category"], lang))
     for key in ("gas", "source", "fuel", "facility", "year"):
         if key in ask.filters:
             label = ask.labels.get(key, ask.filters[key])
+            if key == "gas":
+                label = W.gas_name(canonical_gas(label) or label)
+            elif key == "facility":
+                label = _q(label, lang)
+            elif lang == "en":
+                label = W.TOPIC_EN.get(label, label)
             parts.append(f"{words['heading'][key]} {label}")
     return ", ".join(parts)
 
@@ -277,16 +562,42 @@ def _value(dimension: str | None, value: str, lang: Language) -> str:
         return W.TEXT[lang]["not_given"]
     if dimension == "scope":
         return f"{W.TEXT[lang]['scope']} {value}"
-    if dimension == "category" and lang == "en":
-        return F.category_en(value)
-    return value
+    if dimension == "category":
+        return _category(value, lang)
+    if dimension == "gas":
+        return W.gas_name(value)
+    if dimension == "year":
+        return value
+    return _q(value, lang)
+
+
+def _category(value: str, lang: Language, *, lead: bool = True) -> str:
+    """A category in the answer's language: a Scope 3 one by its GHG Protocol number and
+    name ('Category 9 – Downstream transportation and distribution'), with the workbook's
+    own label quoted beside it when that label is not the standard name."""
+    number_ = W.scope3_number(value)
+    if number_ is None:
+        english = F.category_en(value)
+        return english if lang == "en" and english != value else _q(value, lang)
+    word = W.TEXT[lang]["category_word"]
+    word = word.capitalize() if lead else word
+    # A number past ten is a figure the grounding check asks a source for: only when written.
+    shown = number_ <= 10 or str(number_) in value
+    if lang == "pt":
+        written = W.scope3_number_written(value)
+        return value if written or not shown else f"{word} {number_} – {value}"
+    standard = W.SCOPE3_EN[number_]
+    name = f"{word} {number_} – {standard}" if shown else standard
+    if F.words(value) == F.words(W.SCOPE3_CATEGORIES[number_]):
+        return name  # the ingestion's own name, not a label of the workbook's
+    return f"{name} (“{value}”)"
 
 
 def _scope2_methods(inventory: Inventory, lang: Language) -> str:
     words = W.TEXT[lang]
     location = number(inventory.scope2_location_tco2e or 0.0, lang=lang)
     market = inventory.scope2_market_tco2e
-    tail = f"{words['market']}: {number(market, lang=lang)} t CO2e" if market else ""
+    tail = f"{words['market']}: {number(market, lang=lang)} t CO2e" if market is not None else ""
     return f"{words['location']}: {location} t CO2e; {tail or words['no_market']}."
 
 
@@ -317,7 +628,9 @@ def _missing_topic(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     gas = ask.filters.get("gas")
     if gas:  # what the inventory holds of that gas, source by source
         result = trail.query("source", 10, gas=gas)
-        listed = "; ".join(f"{v}: {number(t, lang=lang)} t CO2e" for v, t in result.groups or [])
+        listed = "; ".join(
+            f"{_q(v, lang)}: {number(t, lang=lang)} t CO2e" for v, t in result.groups or []
+        )
         there = words["gas_there"].format(gas=gas, total=number(result.total, lang=lang))
         return f"{said} {there}: {listed}." if listed else said
     return f"{said} {_what_is_there(trail, ask, lang, 'source')}"
@@ -340,16 +653,21 @@ def _missing_year(trail: _Trail, ask: W.Ask, lang: Language) -> str:
 
 
 def _missing_scope3(trail: _Trail, ask: W.Ask, lang: Language) -> str:
+    """A Scope 3 category the inventory does not include, said plainly, naming each one it
+    does hold by its number and name."""
     words = W.TEXT[lang]
+    asked = int(ask.scope3_asked)
+    names = W.SCOPE3_EN if lang == "en" else W.SCOPE3_CATEGORIES
     result = trail.query("category", 15, scope="3")
-    asked = ask.scope3_asked
+    held = sorted(
+        result.groups or [], key=lambda group: (W.scope3_number(group[0]) or 99, -group[1])
+    )
     listed = "; ".join(
-        f"{_value('category', c, lang)}: {number(t, lang=lang)} t CO2e"
-        for c, t in result.groups or []
+        f"{_category(c, lang, lead=False)}: {number(t, lang=lang)} t CO2e" for c, t in held
     )
     if not listed:
-        return words["no_scope3_at_all"].format(asked=asked)
-    return words["no_scope3"].format(asked=asked, listed=listed)
+        return words["no_scope3_at_all"].format(n=asked, name=names[asked])
+    return words["no_scope3"].format(n=asked, name=names[asked], listed=listed)
 
 
 def _missing_costs(trail: _Trail, ask: W.Ask, lang: Language) -> str:
@@ -367,64 +685,181 @@ def _missing_costs(trail: _Trail, ask: W.Ask, lang: Language) -> str:
 
 
 def _without_scope3(trail: _Trail, ask: W.Ask, lang: Language) -> str:
+    """Scopes 1 and 2 together (the total without Scope 3), for the inventory, one
+    installation, or each one: Scope 2 location-based in the sum, market-based beside it."""
     words = W.TEXT[lang]
     filters = {k: v for k, v in ask.filters.items() if k != "scope"}
+    if ask.each_facility:
+        return _scopes_by_facility(trail, filters, lang)
     result = trail.query("scope", **filters)
     by_scope = dict(result.groups or [])
     kept = [by_scope[s] for s in ("1", "2") if s in by_scope]
     scope3 = by_scope.get("3", 0.0)
     if not kept:
         return f"{words['none']} {_what_is_there(trail, ask, lang, 'scope')}"
-    without = trail.calc(" + ".join(_raw(t) for t in kept)) if len(kept) > 1 else kept[0]
-    share = trail.calc(f"round({_raw(without)} / {_raw(result.total)} * 100, 1)")
+    without = _sum(trail, kept)
     parts = "; ".join(
-        f"{_value('scope', s, lang)}: {number(by_scope[s], lang=lang)} t CO2e"
+        f"{_value('scope', s, lang)}{words['s2_location'] if s == '2' else ''}: "
+        f"{number(by_scope[s], lang=lang)} t CO2e"
         for s in ("1", "2")
         if s in by_scope
     )
-    return words["without_scope3"].format(
-        without=number(without, lang=lang),
-        share=number(share, lang=lang),
-        total=number(result.total, lang=lang),
-        scope3=number(scope3, lang=lang),
-        parts=parts,
-        gwp=trail.inventory.gwp_set,
-    )
+    market = _market_of(trail, filters)
+    if "facility" in filters:
+        site = _q(ask.labels.get("facility", filters["facility"]), lang)
+        text = words["combined"].format(
+            site=site, parts=parts, without=number(without, lang=lang),
+            gwp=trail.inventory.gwp_set,
+        )  # fmt: skip
+        if scope3:
+            text += " " + words["combined_s3"].format(scope3=number(scope3, lang=lang))
+    else:
+        share = trail.calc(f"round({_raw(without)} / {_raw(result.total)} * 100, 1)")
+        text = words["without_scope3"].format(
+            without=number(without, lang=lang), share=number(share, lang=lang),
+            total=number(result.total, lang=lang), scope3=number(scope3, lang=lang),
+            parts=parts, gwp=trail.inventory.gwp_set,
+        )  # fmt: skip
+    if market is not None and "2" in by_scope:
+        text += "\n" + words["market_beside"].format(market=number(market, lang=lang))
+    return text
+
+
+def _market_of(trail: _Trail, filters: dict[str, str]) -> float | None:
+    """The market-based Scope 2 of the rows asked about (the facility_scope view), or None
+    when the workbook gives none."""
+    table, _ = select(trail.inventory, filters)
+    frame = analytics.facility_scope(table)
+    if frame.empty or not frame[analytics.SCOPE2_MARKET].notna().any():
+        return None
+    trail.view("facility_scope", **filters)
+    return float(frame[analytics.SCOPE2_MARKET].sum())
+
+
+def _scopes_by_facility(trail: _Trail, filters: dict[str, str], lang: Language) -> str:
+    words = W.TEXT[lang]
+    trail.view("facility_scope", **filters)
+    table, _ = select(trail.inventory, filters)
+    frame = analytics.facility_scope(table)
+    if frame.empty:
+        return words["sbce_none"]
+    lines = [words["by_facility_s12"].format(gwp=trail.inventory.gwp_set)]
+    for _, row in frame.iterrows():
+        s1 = float(row["1"]) if pd.notna(row["1"]) else 0.0
+        s2 = (
+            float(row[analytics.SCOPE2_LOCATION])
+            if pd.notna(row[analytics.SCOPE2_LOCATION])
+            else 0.0
+        )
+        if not s1 and not s2:
+            continue  # rows of Scope 3 only (no facility, often): not part of this sum
+        together = _sum(trail, [t for t in (s1, s2) if t])
+        unknown = row["facility"] == analytics.UNKNOWN
+        name = words["not_given"] if unknown else _q(row["facility"], lang)
+        line = (
+            f"- {name}: {words['scope']} 1: {number(s1, lang=lang)} + {words['scope']} "
+            f"2{words['s2_location']}: {number(s2, lang=lang)} = {number(together, lang=lang)} "
+            "t CO2e"
+        )
+        market = row[analytics.SCOPE2_MARKET]
+        if pd.notna(market):
+            line += f" ({words['market_short']}: {number(float(market), lang=lang)})"
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def _gwp_sets(trail: _Trail, ask: W.Ask, lang: Language) -> str:
+    """The same gas masses under each GWP set, for what was asked: the whole inventory, a
+    scope, an installation, or each installation; with the change from one set to the other."""
     words = W.TEXT[lang]
     from engine.inventory import facts as inventory_facts
 
-    trail.view("gwp_sets", **ask.filters)
-    table, _ = select(trail.inventory, ask.filters)
-    totals = {
-        t.gwp_set: t for t in inventory_facts.set_totals(trail.inventory, table, every_set=True)
-    }
-    if not any(t.recomputed_rows for t in totals.values()):
-        return words["no_masses"]
     own = trail.inventory.gwp_set
-    lines = [
-        "; ".join(
-            f"{name}{words['own'] if name == own else ''}: "
-            f"{number(t.total_tco2e, lang=lang)} t CO2e"
-            for name, t in totals.items()
-        )
-        + "."
-    ]
-    asked = [s for s in ask.gwp_sets if s in totals] or [s for s in ("AR6", "AR5") if s in totals]
-    if len(asked) >= 2:
-        first, second = totals[asked[0]].total_tco2e, totals[asked[1]].total_tco2e
+    scopes = [s for s in ask.scopes if s in ("1", "2", "3")]
+    filters = dict(ask.filters)
+    if len(scopes) == 1:
+        filters["scope"] = scopes[0]
+    named = list(ask.gwp_sets)
+    if len(named) == 1 and named[0] != own:
+        named.append(own)  # "under AR6": against the inventory's own set
+
+    def totals_of(view_filters: dict[str, str]) -> dict[str, analytics.SetTotal]:
+        trail.view("gwp_sets", **view_filters)
+        table, _ = select(trail.inventory, view_filters)
+        return {
+            t.gwp_set: t for t in inventory_facts.set_totals(trail.inventory, table, every_set=True)
+        }
+
+    def figure(total: analytics.SetTotal) -> float:
+        if len(scopes) > 1:
+            return _sum(trail, [total.by_scope.get(s, 0.0) for s in scopes])
+        return total.total_tco2e
+
+    def gap_text(totals: dict[str, analytics.SetTotal]) -> str:
+        asked = [s for s in named if s in totals] or [s for s in ("AR6", "AR5") if s in totals]
+        if len(asked) < 2:
+            return ""
+        first, second = figure(totals[asked[0]]), figure(totals[asked[1]])
         gap = trail.calc(f"{_raw(first)} - {_raw(second)}")
-        change = trail.calc(f"round(({_raw(first)} - {_raw(second)}) / {_raw(second)} * 100, 1)")
-        lines.append(
-            words["gwp_gap"].format(
-                a=asked[0], b=asked[1], gap=number(gap, lang=lang),
-                change=number(change, lang=lang),
-            )
+        change = (
+            trail.calc(f"round(({_raw(first)} - {_raw(second)}) / {_raw(second)} * 100, 1)")
+            if second else 0.0
         )  # fmt: skip
+        return words["gwp_gap"].format(
+            a=asked[0], b=asked[1], gap=number(gap, lang=lang), change=number(change, lang=lang)
+        )
+
+    def sets_text(totals: dict[str, analytics.SetTotal]) -> str:
+        shown = [s for s in named if s in totals] or list(totals)
+        return "; ".join(
+            f"{name}{words['own'] if name == own else ''}: "
+            f"{number(figure(totals[name]), lang=lang)} t CO2e"
+            for name in shown
+        )
+
+    totals = totals_of(filters)
+    if not any(t.recomputed_rows for t in totals.values()):
+        fixed = totals.get(own)
+        if fixed is None or not fixed.fixed_rows or not (filters or scopes):
+            return words["no_masses"]
+        # What was asked is given in t CO2e only (Scope 2 electricity, say): the same
+        # under every set, though other rows of the workbook do carry gas masses.
+        return words["gwp_fixed"].format(
+            subject=_gwp_subject(ask, scopes, lang) or words["total"],
+            t=number(figure(fixed), lang=lang),
+        )
+    subject = _gwp_subject(ask, scopes, lang)
+    lines = []
+    if ask.each_facility:
+        table, _ = select(trail.inventory, filters)
+        sites = table[F.FACILITY].dropna().unique() if F.FACILITY in table else []
+        lines.append(
+            f"{subject}, {words['per_facility']}:" if subject else f"{words['per_facility']}:"
+        )
+        for site in sites:
+            site_totals = totals_of({**filters, "facility": str(site)})
+            gap = gap_text(site_totals)
+            lines.append(
+                f"- {_q(site, lang)}: {sets_text(site_totals)}." + (f" {gap}" if gap else "")
+            )
+    else:
+        lines.append((f"{subject}: " if subject else "") + sets_text(totals) + ".")
+        gap = gap_text(totals)
+        if gap:
+            lines.append(gap)
     lines.append(words["gwp_note"])
     return "\n".join(lines)
+
+
+def _gwp_subject(ask: W.Ask, scopes: list[str], lang: Language) -> str:
+    words = W.TEXT[lang]
+    parts = []
+    if scopes:
+        parts.append(" + ".join(f"{words['scope']} {s}" for s in scopes))
+    if "facility" in ask.filters:
+        label = ask.labels.get("facility", ask.filters["facility"])
+        parts.append(f"{words['heading']['facility']} {_q(label, lang)}")
+    return ", ".join(parts)
 
 
 # --- SBCE per installation --------------------------------------------------------------------
@@ -449,6 +884,7 @@ def _sbce(trail: _Trail, ask: W.Ask, lang: Language) -> str:
             band = words["sbce_reporting"]
         else:
             band = words["sbce_below"]
+        # Unquoted: tests/test_offline_own_inventory.py reads these lines by their facility.
         lines.append(f"- {name}: {number(scope1, lang=lang)} t CO2e {words['scope1']} — {band}")
     lines.append(words["sbce_caveat"])
     lines.append(f"{words['source']}: {SOURCE}")
@@ -539,6 +975,7 @@ _HANDLERS = {
     "quality": _quality,
     "sheets": _sheets,
     "levers": _levers,
+    "estimated": _estimated,
 }
 
 

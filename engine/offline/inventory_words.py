@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.inventory import fields as F
-from engine.inventory.gwp import BIOGENIC_CO2, canonical_gas
+from engine.inventory.gwp import BIOGENIC_CO2, canonical_gas, is_montreal, split_blend
 from engine.inventory.query import NOT_GIVEN, Field
 from engine.offline.regulation import is_sbce_question
 from engine.protocol import fold
@@ -40,6 +40,9 @@ class Ask:
     missing_topic: str = ""
     missing_field: Field | None = None
     costs: bool = False
+    scopes: tuple[str, ...] = ()  # every scope named ("escopo 1 e escopo 2"), in order
+    each_facility: bool = False  # "per installation": one figure for each
+    scope2_why: bool = False  # why the market-based figure differs from the location-based
 
 
 def _cue(*stems: str) -> re.Pattern[str]:
@@ -75,9 +78,32 @@ _PROCESS = _cue("descarbonat", "decarbonat", "calcinac", "calcination", "carbona
 _BIOGENIC = _cue("biogenic", "biogenico")
 _WITHOUT_SCOPE3 = re.compile(
     r"(?<![a-z])(?:sem|excluindo|exceto|tirando|fora|without|excluding|except|ex)\s+(?:o\s+|a\s+|"
-    r"the\s+)?(?:escopo|scope)\s*3|(?:escopos?|scopes?)\s*1\s*(?:e|and|\+|,)\s*2(?![0-9])"
-    r"(?!\s*(?:e|and|,)\s*3)"
+    r"the\s+)?(?:escopo|scope)\s*3|(?:escopos?|scopes?|s)\s*1\s*(?:e|and|\+|,|plus|mais|com|with)"
+    r"\s*(?:(?:o\s+|a\s+|the\s+)?(?:escopo|scope|s)\s*)?2(?![0-9])(?!\s*(?:e|and|,|\+)\s*"
+    r"(?:(?:escopo|scope|s)\s*)?3)"
 )
+_EACH_FACILITY = re.compile(
+    r"(?<![a-z])(?:por|cada|per|each|by|every|de cada|for each)\s+(?:(?:of\s+)?(?:our|the|nossas?|"
+    r"as|os|uma|um)\s+)?(?:unidades?|"
+    r"plantas?|fabricas?|filia(?:l|is)|instalac(?:ao|oes)|sites?|plants?|facilit(?:y|ies)|"
+    r"installations?|estabelecimentos?)(?![a-z])"
+)
+_SCOPE_ANY = re.compile(r"(?<![a-z])(?:escopos?|scopes?|s)\s*([123])(?![0-9])")
+_ESTIMATED = _cue("estimad", "estimated", "estimates\\b", "medidos?\\b", "measured",
+                  "dados? primari", "primary data", "proxy", "qualidade do dado",
+                  "tipo de dado")  # fmt: skip
+_ELECTRICITY = _cue(
+    "eletricidade",
+    "electricity",
+    "energia eletrica",
+    "electric power",
+    "grid electricity",
+    "purchased electricity",
+    "energia comprada",
+)
+_MARKET_TALK = _cue("mercado", "market", "escolha de compra", "localizac", "location")
+_WHY = _cue("por que", "porque", "why", "explain", "explique", "diferen", "differ", "motivo",
+            "razao", "reason", "menor", "lower", "maior", "higher", "zero")  # fmt: skip
 _GWP_SET = re.compile(r"(?<![a-z0-9])(ar ?[456]|sar)(?![a-z0-9])")
 _GWP_TALK = _cue("gwp", "ar ?[456]\\b", "potencial de aquecimento", "warming potential")
 _QUALITY = _cue("qualidade", "quality", "apontamento", "finding", "erros?\\b", "errors?\\b",
@@ -155,6 +181,13 @@ _GENERIC = frozenset(
     "centro matriz das dos del the and for com sem por".split()
 )
 _FIELDS_FOR_TOPICS: tuple[Field, ...] = ("source", "category", "fuel", "facility")
+# The subjects' names in an English answer.
+TOPIC_EN = {"efluentes": "effluents", "caldeiras": "boilers", "fornos": "kilns", "frota": "fleet",
+            "geradores": "generators", "empilhadeiras": "forklifts",
+            "eletricidade": "electricity", "aterro": "landfill", "resíduos": "waste",
+            "viagens": "travel", "gás natural": "natural gas", "diesel": "diesel", "GLP": "LPG",
+            "gasolina": "gasoline", "etanol": "ethanol", "biomassa": "biomass", "carvão": "coal",
+            "fertilizantes": "fertilisers"}  # fmt: skip
 
 
 def mentions_sbce(question: str) -> bool:
@@ -162,9 +195,56 @@ def mentions_sbce(question: str) -> bool:
 
 
 def is_refrigerant(gas: object) -> bool:
-    """HFCs, PFCs, HFOs and their R- blends; not SF6 (electrical gear) nor NF3."""
+    """HFCs, PFCs, HFOs and their R- blends, and the Montreal refrigerants (CFC, HCFC: R-22);
+    not SF6 (switchgear insulation) nor NF3 (electronics)."""
     name = str(canonical_gas(str(gas)) or gas)
+    if gas_family(name) in ("HFC", "PFC"):
+        return True
     return bool(re.match(r"(?i)(?:hfc|pfc|hfo|hcfc|cfc|r-?\d)", name))
+
+
+# The gas groups an inventory reports by (GHG Protocol; Kyoto basket plus NF3), in order.
+FAMILIES = ("CO2", "CH4", "N2O", "HFC", "PFC", "SF6", "NF3")
+_PFC = re.compile(r"^c?C\d*F\d+$")  # perfluorocarbons: only carbon and fluorine (CF4, C2F6)
+
+
+def gas_family(gas: object) -> str:
+    """'CO2', 'CH4', 'N2O', 'HFC', 'PFC', 'SF6', 'NF3'; 'Montreal' for a CFC or HCFC; 'other'.
+    A blend is the family of its Kyoto components (R-404A is HFCs; R-408A's HCFC-22 part is
+    the Montreal memo the ingestion already keeps apart)."""
+    name = str(canonical_gas(str(gas)) or gas)
+    if name in ("CO2", "CH4", "N2O", "SF6", "NF3"):
+        return name
+    parts = [part for part, _ in split_blend(name)]
+    kinds = {_species_family(part) for part in parts}
+    kyoto = [k for k in ("HFC", "PFC") if k in kinds]
+    if kyoto:
+        return kyoto[0]
+    return "Montreal" if kinds == {"Montreal"} else "other"
+
+
+def _species_family(name: str) -> str:
+    if is_montreal(name):
+        return "Montreal"
+    if re.match(r"(?i)hfc", name):
+        return "HFC"
+    if _PFC.match(name):
+        return "PFC"
+    return "other"
+
+
+# Refrigerant numbers (ASHRAE 34) of the pure gases an inventory names most.
+_R_NUMBERS = {"HCFC22": "R-22", "HCFC141b": "R-141b", "HCFC142b": "R-142b", "CFC11": "R-11",
+              "CFC12": "R-12", "CF4": "PFC-14", "C2F6": "PFC-116", "C3F8": "PFC-218",
+              "cC4F8": "PFC-318"}  # fmt: skip
+
+
+def gas_name(gas: object) -> str:
+    """A gas as a reader names it: 'HFC134a' -> 'HFC-134a', 'HCFC22' -> 'HCFC-22 (R-22)'."""
+    name = str(gas)
+    dashed = re.sub(r"^(HFC|HCFC|CFC|HFO)(\d)", r"\1-\2", name)
+    number = _R_NUMBERS.get(name)
+    return f"{dashed} ({number})" if number else dashed
 
 
 def read(question: str, inventory: Inventory) -> Ask:  # noqa: PLR0915 - one reading, in order
@@ -183,6 +263,11 @@ def read(question: str, inventory: Inventory) -> Ask:  # noqa: PLR0915 - one rea
         return Ask(kind="missing_year", year_lacking=lacking)
     if present and len(inventory.years) > 1:
         filters["year"] = present[0]
+    facility = _facility_named(text, inventory)
+    site = {"facility": facility[0]} if facility else {}
+    site_label = {"facility": facility[1]} if facility else {}
+    if _ESTIMATED.search(text) and not _GWP_TALK.search(text):
+        return Ask(kind="estimated", filters={**_scope_filter(scope), **site}, labels=site_label)
     if _LEVERS.search(text) and not _QUALITY.search(text):
         return Ask(kind="levers", filters=_scope_filter(scope), costs=costs)
     if costs:
@@ -191,20 +276,31 @@ def read(question: str, inventory: Inventory) -> Ask:  # noqa: PLR0915 - one rea
         return Ask(kind="quality")
     if _RECONCILE.search(text) or (_SHEETS.search(text) and not _DIMENSIONS[1][1].search(text)):
         return Ask(kind="sheets")
+    scopes = tuple(dict.fromkeys(_SCOPE_ANY.findall(text)))
+    each_facility = _EACH_FACILITY.search(text) is not None
     if _GWP_TALK.search(text) and (sets := _gwp_sets_named(text)):
-        return Ask(kind="gwp_sets", gwp_sets=sets)
+        return Ask(kind="gwp_sets", gwp_sets=sets, filters={**filters, **site}, labels=site_label,
+                   scopes=scopes, each_facility=each_facility and not site)  # fmt: skip
     if _WITHOUT_SCOPE3.search(text):
-        return Ask(kind="without_scope3")
+        return Ask(kind="without_scope3", filters={**filters, **site}, labels=site_label,
+                   each_facility=each_facility and not site)  # fmt: skip
     scope3 = _scope3_category(text)
-    if scope3 is not None and not _reports(inventory, scope3):
-        named = SCOPE3_CATEGORIES[scope3]
-        return Ask(kind="missing_scope3", scope3_asked=f"{scope3} ({named})")
+    held = held_scope3(inventory)
+    if scope3 is not None and scope3 not in held:
+        return Ask(kind="missing_scope3", scope3_asked=str(scope3))
     if scope3 is not None:
-        filters["category"] = SCOPE3_CATEGORIES[scope3]
+        labels_held = held[scope3]
+        filters["category"] = labels_held[0] if len(labels_held) == 1 else SCOPE3_CATEGORIES[scope3]
     elif scope:
         filters["scope"] = scope.group(1)
+    scope2_why = _MARKET_TALK.search(text) is not None and _WHY.search(text) is not None
+    if scope2_why and filters.get("scope", "2") == "2" and "category" not in filters:
+        filters["scope"] = "2"
+    else:
+        scope2_why = False
     gases = _gases(question, text)
     leaks = _FUGITIVE.search(text) is not None or "SF6" in gases
+    gases = _with_families(gases, text, inventory)  # after: a family is no leak named
     # Refrigerants alone are the HFC rows; with leaks or SF6 named, the fugitive category.
     refrigerants = _REFRIGERANT.search(text) is not None and not leaks
     category = F.category_of(question)
@@ -221,6 +317,10 @@ def read(question: str, inventory: Inventory) -> Ask:  # noqa: PLR0915 - one rea
     each: tuple[tuple[Field, str, str], ...] = ()
     if not refrigerants:
         found, missing, each = _topics(text, inventory)
+        if missing and _ELECTRICITY.search(text) and _has(inventory, F.SCOPE, "2"):
+            # Electricity bought is Scope 2, whatever its rows are called (or not called).
+            missing = ""
+            filters.setdefault("scope", "2")
         # A category the question names and the inventory holds ("mobile combustion: trucks
         # and forklifts", "decarbonation in our kilns") is the subject; its examples are not.
         held = category is not None and _has(inventory, "category", fold(category[1]))
@@ -228,6 +328,9 @@ def read(question: str, inventory: Inventory) -> Ask:  # noqa: PLR0915 - one rea
         if named_category:
             found.pop("source", None)
             missing, each = "", ()
+        named_source = _source_named(text, inventory)
+        if named_source and not named_category:  # the row's own name: that source alone
+            found["source"] = (fold(named_source), named_source)
         for key, (needle, label) in found.items():
             filters.setdefault(key, needle)
             labels[key] = label
@@ -235,7 +338,6 @@ def read(question: str, inventory: Inventory) -> Ask:  # noqa: PLR0915 - one rea
         free = free and (named_category or not found)
         if category is not None and free and _has(inventory, "category", fold(category[1])):
             filters["category"] = category[1]
-    facility = _facility_named(text, inventory)
     if facility:
         filters["facility"], labels["facility"] = facility
     top = _TOP.search(text)
@@ -251,7 +353,7 @@ def read(question: str, inventory: Inventory) -> Ask:  # noqa: PLR0915 - one rea
         gases=tuple(gases) if len(gases) > 1 else (), each=each,
         top_asked=top is not None, biogenic=_BIOGENIC.search(text) is not None,
         refrigerants=refrigerants, year_lacking=lacking if present else (),
-        missing_topic=missing,
+        missing_topic=missing, scope2_why=scope2_why, each_facility=each_facility,
     )  # fmt: skip
 
 
@@ -272,8 +374,53 @@ def _scope3_category(text: str) -> int | None:
     return next((n for n, cues in _SCOPE3_WORDS if any(c in text for c in cues)), None)
 
 
-def _reports(inventory: Inventory, category: int) -> bool:
-    return _has(inventory, "category", fold(SCOPE3_CATEGORIES[category]))
+SCOPE3_EN = {
+    1: "Purchased goods and services", 2: "Capital goods",
+    3: "Fuel- and energy-related activities", 4: "Upstream transportation and distribution",
+    5: "Waste generated in operations", 6: "Business travel", 7: "Employee commuting",
+    8: "Upstream leased assets", 9: "Downstream transportation and distribution",
+    10: "Processing of sold products", 11: "Use of sold products",
+    12: "End-of-life treatment of sold products", 13: "Downstream leased assets",
+    14: "Franchises", 15: "Investments",
+}  # fmt: skip
+_CATEGORY_NUMBER = re.compile(r"(?<![a-z])(?:categoria|category|cat)\.?\s*(\d{1,2})(?![0-9])")
+_SCOPE3_BY_NAME = {fold(name): n for n, name in SCOPE3_CATEGORIES.items()}
+
+
+def scope3_number(label: object) -> int | None:
+    """The GHG Protocol number of a Scope 3 category as a workbook writes it ('Categoria 9 –
+    Transporte...', 'Cat. 6', 'Viagens a negócios', 'Business travel'), else None."""
+    if not isinstance(label, str) or not label.strip():
+        return None
+    folded = fold(label)
+    written = _CATEGORY_NUMBER.search(folded)
+    if written and 1 <= int(written.group(1)) <= 15:
+        return int(written.group(1))
+    named = F.category_of(label)
+    if named and named[0] == "3":
+        return _SCOPE3_BY_NAME.get(fold(named[1]))
+    return next((n for name, n in _SCOPE3_BY_NAME.items() if name in folded), None)
+
+
+def scope3_number_written(label: str) -> bool:
+    """Whether a label writes its category's number ('Categoria 9 – ...', 'Cat. 6')."""
+    return _CATEGORY_NUMBER.search(fold(label)) is not None
+
+
+def held_scope3(inventory: Inventory) -> dict[int, list[str]]:
+    """The Scope 3 categories the inventory reports, by number, with the labels it uses."""
+    table = inventory.current
+    if F.CATEGORY not in table:
+        return {}
+    rows = table
+    if F.SCOPE in table:
+        rows = table[table[F.SCOPE].map(lambda v: str(v).strip() in ("3", "3.0"))]
+    held: dict[int, list[str]] = {}
+    for value in rows[F.CATEGORY].dropna().unique():
+        number = scope3_number(str(value))
+        if number is not None:
+            held.setdefault(number, []).append(str(value))
+    return held
 
 
 def _has(inventory: Inventory, field_name: str, needle: str) -> bool:
@@ -281,6 +428,34 @@ def _has(inventory: Inventory, field_name: str, needle: str) -> bool:
     if field_name not in table:
         return False
     return any(needle in fold(str(v)) for v in table[field_name].dropna().unique())
+
+
+# A family of gases the question names as one: its members are the inventory's own gases.
+_FLUORINATED = re.compile(
+    r"(?<![a-z])(?:fluorinated|fluorados?|f[- ]?gas(?:es)?|gases f(?![a-z])|gases fluor)"
+)
+
+
+def _with_families(gases: list[str], text: str, inventory: Inventory) -> list[str]:
+    """``gases`` with a family replaced by the inventory's members of it: "HFCs" by its
+    HFCs and HFC blends (R-404A), "fluorinated gases" by those and its PFCs, SF6 and NF3;
+    Montreal gases (HCFCs) are never a member, being reported apart."""
+    fluorinated = _FLUORINATED.search(text) is not None
+    if "HFCs" not in gases and not fluorinated:
+        return gases
+    table = inventory.current
+    held = [str(g) for g in table[F.GAS].dropna().unique()] if F.GAS in table else []
+    members: list[str] = []
+    for gas in held:
+        if gas in ("CO2", "CH4", "N2O", BIOGENIC_CO2, "HFCs") or is_montreal(gas):
+            continue
+        parts = [part for part, _ in split_blend(gas)]
+        hfc = all(part.upper().startswith("HFC") for part in parts)
+        if hfc or (fluorinated and (gas in ("SF6", "NF3") or _PFC.match(gas))):
+            members.append(gas)
+    if not members:
+        return gases
+    return [g for g in gases if g != "HFCs"] + [m for m in members if m not in gases]
 
 
 def _gases(question: str, text: str) -> list[str]:
@@ -335,6 +510,22 @@ def _topics(
     kept = {k: v for k, v in found.items() if k not in shared}
     each = tuple((f, n, label) for f, n, label in placed_in if f in shared)
     return kept, missing, each
+
+
+def _source_named(text: str, inventory: Inventory) -> str | None:
+    """A source the question names by its whole name in the workbook ("a caldeira a gás"),
+    the longest one, so a filter is that row's name and not a stem other rows share."""
+    table = inventory.current
+    if F.SOURCE not in table:
+        return None
+    named = [
+        str(value)
+        for value in table[F.SOURCE].dropna().unique()
+        if len(folded := " ".join(re.sub(r"[^a-z0-9]+", " ", fold(str(value))).split())) >= 8
+        and len(folded.split()) >= 2
+        and f" {folded} " in text
+    ]
+    return max(named, key=len) if named else None
 
 
 def _facility_named(text: str, inventory: Inventory) -> tuple[str, str] | None:
@@ -410,26 +601,81 @@ TEXT: dict[str, dict] = {
         "gases_absent": "O inventário não tem linhas de {gases}.",
         "gas_there": "O {gas} que ele traz soma {total} t CO2e, por fonte",
         "no_year": "O inventário anexado não traz dados de {asked}: ele cobre {years}.",
-        "no_scope3": "O inventário anexado não relata a categoria {asked} do escopo 3. As "
-        "categorias de escopo 3 que ele traz: {listed}.",
-        "no_scope3_at_all": "O inventário anexado não relata a categoria {asked} do escopo 3 "
-        "nem nenhuma outra: não há linhas de escopo 3.",
+        "no_scope3": "A categoria {n} do escopo 3 ({name}) não está incluída neste inventário: "
+        "o inventário anexado não a relata. As categorias de escopo 3 que ele traz: {listed}.",
+        "no_scope3_at_all": "A categoria {n} do escopo 3 ({name}) não está incluída neste "
+        "inventário, nem nenhuma outra: o inventário anexado não tem linhas de escopo 3.",
+        "category_word": "categoria",
         "no_costs": "O inventário anexado não traz custos, preços nem investimentos: traz "
         "emissões, {total} t CO2e (GWP {gwp}), assim: {listed}. Para custos de redução, "
         "peça as medidas calculadas para este inventário.",
-        "refrigerants": "Gases refrigerantes (HFC e misturas) no inventário: {total} t CO2e, "
-        "{share}% do total de {whole} t CO2e (GWP {gwp}). Por gás: {listed}.",
-        "montreal": "Gases do Protocolo de Montreal, relatados à parte e fora do total: {listed}.",
+        "refrigerants": "Gases refrigerantes (HFC, PFC e misturas como R-404A e R-410A) no "
+        "inventário: {total} t CO2e, {share}% do total de {whole} t CO2e (GWP {gwp}). Por gás: "
+        "{listed}. O SF6 não entra aqui: é isolante de equipamentos elétricos, não refrigerante.",
+        "montreal": "Gases do Protocolo de Montreal (como o HCFC-22, R-22), relatados à parte e "
+        "fora do total, com o CO2e só para informação: {listed}.",
+        "montreal_part": "parte do Protocolo de Montreal da mistura",
+        "montreal_no_mass": "a planilha traz só t CO2e, sem a massa",
+        "montreal_rule": "O {gas} é um gás do Protocolo de Montreal (destrói a camada de "
+        "ozônio): o GHG Protocol e o Programa Brasileiro GHG Protocol o relatam à parte, fora "
+        "dos escopos e do total, nunca somado.",
+        "montreal_absent": "O inventário anexado não tem linhas de {gas}.",
+        "montreal_held": "No inventário anexado: {listed} (GWP {gwp}), só para informação; fora "
+        "do total de {total} t CO2e.",
+        "montreal_where": "Linhas",
+        "by_gas": "Por gás, no total de {total} t CO2e (GWP {gwp}): {listed}.",
+        "family": {
+            "CO2": "CO2 fóssil",
+            "CH4": "CH4",
+            "N2O": "N2O",
+            "HFC": "HFCs",
+            "PFC": "PFCs",
+            "SF6": "SF6",
+            "NF3": "NF3",
+            "other": "outros gases",
+        },
+        "no_gas": "Sem gás informado (linhas que a planilha traz só em t CO2e, no total): {t} "
+        "t CO2e, em {scopes}.",
+        "s2_location": " (localização)",
+        "combined": "{site}: {parts}; escopos 1 e 2 somados: {without} t CO2e (GWP {gwp}).",
+        "combined_s3": "O escopo 3 da unidade, {scope3} t CO2e, fica fora desta soma.",
+        "market_beside": "Escopo 2 pela escolha de compra (market-based): {market} t CO2e, "
+        "relatado ao lado, nunca somado.",
+        "market_short": "escopo 2 por escolha de compra",
+        "by_facility_s12": "Escopos 1 e 2 por unidade (escopo 2 por localização), t CO2e (GWP "
+        "{gwp}):",
+        "per_facility": "por unidade",
+        "market_why": "O método de escolha de compra (market-based) usa os instrumentos "
+        "contratuais da energia comprada — certificados de energia renovável (I-REC e outros "
+        "certificados de atributo), contratos de fornecimento (PPA, mercado livre) com o fator "
+        "do fornecedor — em vez do fator médio da rede (SIN) do método de localização; por "
+        "isso os dois diferem, e são relatados lado a lado.",
+        "market_sites": "Onde diferem",
+        "market_site": "{site}: localização {location}, escolha de compra {market} t CO2e",
+        "market_shows": "A planilha mostra: {listed}.",
+        "market_unshown": "A planilha não diz qual instrumento contratual explica a diferença.",
+        "no_quality_column": "A planilha não tem uma coluna que diga quais linhas são estimadas "
+        "e quais são medidas (como “Qualidade do dado” ou “Tipo de dado”).",
+        "none_estimated": "Nenhuma linha está marcada como estimada em {columns}.",
+        "estimated": "Linhas marcadas como estimadas em {columns}: {n}, somando {total} t "
+        "CO2e, {share}% do total de {whole} t CO2e (GWP {gwp}):",
+        "estimated_montreal": "{gas}, Protocolo de Montreal, fora do total",
+        "more_rows": "…e mais {n} linhas.",
         "no_refrigerant": "O inventário anexado não tem linhas de gases refrigerantes "
         "(HFC, PFC ou misturas R-).",
         "without_scope3": "Sem o escopo 3, o inventário soma {without} t CO2e ({parts}), "
         "{share}% do total de {total} t CO2e (GWP {gwp}); o escopo 3 soma {scope3} t CO2e.",
         "own": " (o do inventário)",
-        "gwp_gap": "De {b} para {a}, o total muda {gap} t CO2e ({change}%).",
-        "gwp_note": "Mesmas massas de gás × GWP de cada conjunto (IPCC, 100 anos); linhas "
-        "que a planilha traz só em t CO2e entram iguais em todos os conjuntos.",
+        "gwp_gap": "De {b} para {a}, a cifra muda {gap} t CO2e ({change}%): as mesmas massas "
+        "com os GWP do {a} (CH4, N2O, HFCs, SF6 de cada relatório do IPCC).",
+        "gwp_note": "Mesmas massas de gás × GWP de cada conjunto (IPCC, 100 anos); a linha "
+        "que a planilha traz só em t CO2e de um gás nomeado tem a massa refeita (t CO2e ÷ GWP "
+        "do inventário), e as sem gás próprio (escopo 2, escopo 3) entram iguais em todos os "
+        "conjuntos.",
         "no_masses": "A planilha traz só t CO2e, sem massa por gás: o total não pode ser "
         "refeito em outro conjunto de GWP.",
+        "gwp_fixed": "{subject}: {t} t CO2e em qualquer conjunto de GWP — a planilha traz "
+        "essas linhas só em t CO2e, sem massa por gás, e elas entram iguais em AR4, AR5 e AR6.",
         "sbce_rule": "Pela Lei nº 15.042/2024, os limites do SBCE valem por instalação, sobre "
         "as emissões de cada uma (escopo 1), não pelo total da empresa: acima de {low} t CO2e "
         "por ano, plano de monitoramento e relato anual; acima de {high} t CO2e, também a "
@@ -491,27 +737,84 @@ TEXT: dict[str, dict] = {
         "gases_absent": "The inventory has no rows of {gases}.",
         "gas_there": "The {gas} it holds adds up to {total} t CO2e, by source",
         "no_year": "The attached inventory has no data for {asked}: it covers {years}.",
-        "no_scope3": "The attached inventory does not report Scope 3 category {asked}. The "
-        "Scope 3 categories it holds: {listed}.",
-        "no_scope3_at_all": "The attached inventory does not report Scope 3 category {asked}, "
-        "nor any other: it has no Scope 3 rows.",
+        "no_scope3": "Scope 3 category {n} ({name}) is not included in this inventory: the "
+        "attached inventory does not report it. The Scope 3 categories it includes: {listed}.",
+        "no_scope3_at_all": "Scope 3 category {n} ({name}) is not included in this inventory, "
+        "nor is any other: the attached inventory does not report Scope 3.",
+        "category_word": "category",
         "no_costs": "The attached inventory holds no costs, prices or investments: it holds "
         "emissions, {total} t CO2e (GWP {gwp}), as follows: {listed}. For reduction costs, "
         "ask for the measures computed for this inventory.",
-        "refrigerants": "Refrigerant gases (HFCs and blends) in the inventory: {total} t CO2e, "
-        "{share}% of the total of {whole} t CO2e (GWP {gwp}). By gas: {listed}.",
-        "montreal": "Montreal Protocol gases, reported apart and outside the total: {listed}.",
+        "refrigerants": "Refrigerant gases (HFCs, PFCs and blends such as R-404A and R-410A) in "
+        "the inventory: {total} t CO2e, {share}% of the total of {whole} t CO2e (GWP {gwp}). By "
+        "gas: {listed}. SF6 is not among them: it insulates electrical switchgear, it is not a "
+        "refrigerant.",
+        "montreal": "Montreal Protocol gases (such as HCFC-22, R-22), reported apart and "
+        "outside the total, their CO2e for information only: {listed}.",
+        "montreal_part": "Montreal Protocol part of the blend",
+        "montreal_no_mass": "the workbook gives t CO2e only, no mass",
+        "montreal_rule": "{gas} is a Montreal Protocol gas (it depletes the ozone layer): the "
+        "GHG Protocol and the Brazilian GHG Protocol Program report it apart, outside the "
+        "scopes and the total, never added to it.",
+        "montreal_absent": "The attached inventory has no {gas} rows.",
+        "montreal_held": "In the attached inventory: {listed} (GWP {gwp}), for information "
+        "only; outside the total of {total} t CO2e.",
+        "montreal_where": "Rows",
+        "by_gas": "By gas, in the total of {total} t CO2e (GWP {gwp}): {listed}.",
+        "family": {
+            "CO2": "fossil CO2",
+            "CH4": "CH4",
+            "N2O": "N2O",
+            "HFC": "HFCs",
+            "PFC": "PFCs",
+            "SF6": "SF6",
+            "NF3": "NF3",
+            "other": "other gases",
+        },
+        "no_gas": "No gas given (rows the workbook gives only in t CO2e, in the total): {t} "
+        "t CO2e, in {scopes}.",
+        "s2_location": " (location-based)",
+        "combined": "{site}: {parts}; Scopes 1 and 2 together: {without} t CO2e (GWP {gwp}).",
+        "combined_s3": "The facility's Scope 3, {scope3} t CO2e, stays out of this sum.",
+        "market_beside": "Scope 2 by the market-based method: {market} t CO2e, reported beside "
+        "it, never added.",
+        "market_short": "market-based Scope 2",
+        "by_facility_s12": "Scopes 1 and 2 per facility (Scope 2 location-based), t CO2e (GWP "
+        "{gwp}):",
+        "per_facility": "per facility",
+        "market_why": "The market-based method counts the contractual instruments of the "
+        "electricity bought — renewable energy certificates (I-RECs and other energy attribute "
+        "certificates), supply contracts (PPAs, the free market) with the supplier's factor — "
+        "instead of the grid average (SIN) of the location-based method; that is why the two "
+        "differ, and they are reported side by side.",
+        "market_sites": "Where they differ",
+        "market_site": "{site}: location-based {location}, market-based {market} t CO2e",
+        "market_shows": "The workbook shows: {listed}.",
+        "market_unshown": "The workbook does not say which contractual instrument explains the "
+        "difference.",
+        "no_quality_column": "The workbook has no column saying which rows are estimated and "
+        "which are measured (such as “Qualidade do dado” or “Data quality”).",
+        "none_estimated": "No row is marked as estimated in {columns}.",
+        "estimated": "Rows marked as estimated in {columns}: {n}, adding up to {total} t CO2e, "
+        "{share}% of the total of {whole} t CO2e (GWP {gwp}):",
+        "estimated_montreal": "{gas}, Montreal Protocol, outside the total",
+        "more_rows": "…and {n} more rows.",
         "no_refrigerant": "The attached inventory has no refrigerant gas rows (HFC, PFC or "
         "R- blends).",
         "without_scope3": "Without Scope 3 the inventory adds up to {without} t CO2e "
         "({parts}), {share}% of the total of {total} t CO2e (GWP {gwp}); Scope 3 adds up to "
         "{scope3} t CO2e.",
         "own": " (the inventory's)",
-        "gwp_gap": "From {b} to {a} the total changes by {gap} t CO2e ({change}%).",
-        "gwp_note": "The same gas masses × each set's GWPs (IPCC, 100 years); rows the "
-        "workbook gives only in t CO2e count the same under every set.",
+        "gwp_gap": "From {b} to {a} the figure changes by {gap} t CO2e ({change}%): the same "
+        "masses with {a}'s GWPs (CH4, N2O, HFCs, SF6 of each IPCC report).",
+        "gwp_note": "The same gas masses × each set's GWPs (IPCC, 100 years); a row the "
+        "workbook gives only in t CO2e of one named gas has its mass recovered (t CO2e ÷ the "
+        "inventory's GWP), and rows of no single gas (Scope 2, Scope 3) count the same under "
+        "every set.",
         "no_masses": "The workbook gives only t CO2e, no mass per gas: the total cannot be "
         "recomputed under another GWP set.",
+        "gwp_fixed": "{subject}: {t} t CO2e under any GWP set — the workbook gives these rows "
+        "in t CO2e only, with no mass per gas, so they count the same under AR4, AR5 and AR6.",
         "sbce_rule": "Under Law 15,042/2024 the SBCE thresholds apply per installation, to "
         "each one's emissions (Scope 1), not to the company's total: above {low} t CO2e a "
         "year, a monitoring plan and an annual report; above {high} t CO2e, also the periodic "

@@ -35,6 +35,11 @@ _PREFERENCE = re.compile(r"(idioma|lingua|language)[^:\n]*:\s*(?P<value>[^\n]+)"
 
 
 def detect_language(text: str, default: Language = "pt") -> Language:
+    return told_language(text) or default
+
+
+def told_language(text: str) -> Language | None:
+    """The text's language from words only one language uses; None when they tie."""
     words = re.findall(r"[a-z]+", fold(text))
     if re.search(r"[ãõç]", text.lower()):
         return "pt"
@@ -46,7 +51,7 @@ def detect_language(text: str, default: Language = "pt") -> Language:
         pt = sum(_PT_SPELLING.search(word) is not None for word in long)
         en = sum(_EN_SPELLING.search(word) is not None for word in long)
     if pt == en:
-        return default
+        return None
     return "pt" if pt > en else "en"
 
 

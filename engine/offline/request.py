@@ -14,7 +14,7 @@ from engine.agents.request import REQUEST_KEY, AgentRequest, SummaryRequest
 from engine.inventory import Inventory, InventoryError, load_markdown_inventory
 from engine.offline.facts import Facts, facts_for
 from engine.offline.instructions import question_of
-from engine.offline.language import Language, detect_language, preferred_language
+from engine.offline.language import Language, preferred_language, told_language
 
 
 def request_of(metadata: Mapping[str, Any]) -> AgentRequest | SummaryRequest | None:
@@ -24,13 +24,17 @@ def request_of(metadata: Mapping[str, Any]) -> AgentRequest | SummaryRequest | N
 
 
 def language_of(request: AgentRequest) -> Language:
-    """A language the user asked for in their profile wins; else the question's own, read
-    from the question alone (not from a format demand or a link attached to it)."""
+    """The question's own language, read from the question alone (not from a format demand
+    or a link attached to it): a user answers in the language they asked in. A language
+    the profile prefers decides only a question whose words do not tell ("CBAM?")."""
     if not request.question:
         return "pt"  # the inventory flow: the digest and the plan are in Portuguese
+    told = told_language(question_of(request.question))
+    if told is not None:
+        return told
     # Only the chat context is the user's profile; the inventory's is the previous report.
     preferred = preferred_language(request.context) if request.flow == "chat" else None
-    return preferred or detect_language(question_of(request.question))
+    return preferred or "pt"
 
 
 def facts_of(request: AgentRequest) -> Facts | None:

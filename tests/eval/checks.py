@@ -67,6 +67,10 @@ _WORD = re.compile(r"[a-z]+")
 # Citations keep their original titles ("2006 IPCC Guidelines for National ..." inside a
 # Portuguese answer): what is in parentheses or after a source label does not count.
 _ASIDE = re.compile(r"\([^()]*\)|\[[^\]]*\]")
+# Nor does a name quoted from the user's own file ("“Caldeira 1 – vapor de processo”" in an
+# English answer): it is the workbook's language, not the answer's. Short quotes only, so a
+# whole answer in quotation marks still counts.
+_QUOTED = re.compile(r"“[^”\n]{1,120}”|\"[^\"\n]{1,120}\"|«[^»\n]{1,120}»")
 _SOURCE_LINE = re.compile(
     r"^\W*(?:fontes?|sources?|refer[eê]ncias?|references?)\W*:.*$", re.IGNORECASE | re.MULTILINE
 )
@@ -84,7 +88,7 @@ def detect_language(text: str) -> Lang | Literal["mixed"] | None:
 
 def language_evidence(text: str) -> tuple[int, int]:
     """How many words only Portuguese uses, and how many only English uses."""
-    text = _SOURCE_LINE.sub(" ", re.sub(r"`[^`]*`", " ", text))
+    text = _SOURCE_LINE.sub(" ", _QUOTED.sub(" ", re.sub(r"`[^`]*`", " ", text)))
     for _ in range(2):  # nested parentheses, one level at a time
         text = _ASIDE.sub(" ", text)
     words = _WORD.findall(fold(text))
