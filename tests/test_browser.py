@@ -178,7 +178,7 @@ def _ask(page, question: str) -> str:
 
 def test_sign_in_as_two_identities_each_sees_only_its_own_conversations(auth_server, browser):
     alice_context, alice = _sign_in(browser, auth_server, "alice")
-    alice_question = "Quais gases entram no escopo 1 da Alice?"
+    alice_question = "Que alternativas de menor carbono servem às caldeiras da Alice?"
     alice_url = _ask(alice, alice_question)
     expect(alice.get_by_test_id("stSidebar")).to_contain_text(alice_question[:20])
     alice.screenshot(path=ARTIFACTS / "auth-alice.png", full_page=True)

@@ -231,3 +231,12 @@ def test_how_many_allowances_a_plant_surrenders_is_the_law_s_rule():
     question = "How many allowances does an installation above the threshold surrender?"
     found = search(question, detect_language(question), today=date(2026, 6, 1))
     assert found.gap is None and not found.weak
+
+
+def test_a_persons_name_in_the_question_is_no_concept_the_base_lacks():
+    from engine.knowledge.search import search, without_names
+
+    assert "Montreal" in without_names("Como fica o Protocolo de Montreal no inventário?")
+    assert "Carla" not in without_names("Quais gases entram no escopo 1 da Carla?")
+    found = search("Quais gases entram no escopo 1 da Carla?", "pt")
+    assert not found.weak and found.entries[0].id == "scope1"

@@ -419,7 +419,32 @@ def search(question: str, lang: Language, limit: int = 2, today: date | None = N
         asking = asking_part(question)
         if asking and asking != question:
             found = _both(asking, lang, limit)
+    if found.weak:
+        named = without_names(question)
+        if named != question:
+            found = _both(named, lang, limit)
     return found
+
+
+# A capitalised word inside a sentence ("o escopo 1 da Alice", "Acme's boilers").
+_NAME = re.compile(r"(?<=[\w,] )[A-ZÀ-Ý][a-zà-ÿ]{2,}(?:'s)?(?![\w-])")
+
+
+def without_names(question: str) -> str:
+    """The question without the proper names no entry holds: a person's or company's name
+    asks about no concept, so it must not count as one the base lacks. A capitalised term
+    the base knows ("Protocolo de Montreal") stays."""
+
+    def keep(match: re.Match[str]) -> str:
+        word = match.group(0).removesuffix("'s")
+        known = any(
+            _index(lang).document_frequency.get(term, 0)
+            for lang in ("pt", "en")
+            for term in tokens(word, lang)
+        )
+        return match.group(0) if known else " "
+
+    return _NAME.sub(keep, question)
 
 
 def asking_part(message: str) -> str:
