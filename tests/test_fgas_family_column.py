@@ -1,8 +1,7 @@
 """A layout Brazilian inventories use: per-gas mass columns for combustion and one t CO2e
 column for the fluorinated gases together ("HFCs e SF6 (tCO2e)"), the row's own gas written
 in its fuel/gas cell (R-404A, SF6). Each such row is its own gas: refrigerants are the HFC
-rows without SF6, "fluorinated gases" are all of them, and under another GWP set each row's
-mass (its t CO2e over the stated set's GWP) weighs the other set's GWP.
+rows without SF6, "fluorinated gases" are all of them.
 
 Expected figures come from the cells written here and the IPCC GWP tables (AR5 WG1 Table
 8.A.1, AR6 WG1 Table 7.SM.7), with R-404A's composition from ASHRAE Standard 34.
@@ -87,14 +86,3 @@ def test_fluorinated_gases_are_every_one_of_them(inventory):
     text = _answer("How much do the fluorinated gases in this inventory weigh?", inventory)
     for _, gas, mass in LEAKS:
         assert f"{number(mass * _gwp(gas, AR5), 1, 'en')} t CO2e" in text, gas
-
-
-def test_under_ar6_each_leak_weighs_its_ar6_gwp(inventory):
-    text = _answer("Qual seria o escopo 1 deste inventário pelo AR6?", inventory)
-    ar6 = (
-        BOILER[2]
-        + BOILER[3] * AR6["CH4"]
-        + BOILER[4] * AR6["N2O"]
-        + math.fsum(m * _gwp(g, AR6) for _, g, m in LEAKS)
-    )
-    assert f"AR6: {number(ar6, 1, 'pt')} t CO2e" in text

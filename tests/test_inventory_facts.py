@@ -181,36 +181,6 @@ def test_a_workbook_in_co2e_only_says_it_cannot_change_set():
     assert "AR4:" not in text
 
 
-def test_co2e_rows_of_one_named_gas_are_recomputed_in_another_set():
-    """'R-404A: 394.34 t CO2e' under AR5 is 0.1 t of R-404A (AR5 3,943.4); under AR6 that
-    mass weighs the AR6 blend's GWP. GWPs from the IPCC tables (globalwarmingpotentials);
-    R-404A is 44% HFC-125, 52% HFC-143a and 4% HFC-134a by mass (ASHRAE 34)."""
-    import globalwarmingpotentials as gwps
-
-    table = gwps.as_frame()
-
-    def blend(report: str) -> float:
-        column = f"{report}GWP100"
-        return (
-            0.44 * table.loc["HFC125", column]
-            + 0.52 * table.loc["HFC143a", column]
-            + 0.04 * table.loc["HFC134a", column]
-        )
-
-    stated = 0.1 * blend("AR5")
-    inventory = load_inventory(
-        f"Fonte,Gás,t CO2e\nCâmara fria,R-404A,{stated:.4f}\nCaldeira,CO2,100\n".encode(),
-        filename="fgas.csv",
-    )
-    text = ask(inventory, view="gwp_sets").content
-    expected_ar6 = 0.1 * blend("AR6") + 100
-    assert f"{br(expected_ar6)} t CO2e" in text
-    assert f"- AR5 (o do inventário): {br(stated + 100)} t CO2e" in text
-
-
-# --- installations by scope ------------------------------------------------------------------
-
-
 def test_each_installation_by_scope_with_scope_2_methods_apart(inventory):
     north_1 = 12_000 + 10 * 28 + 1 * 265 + 0.5 * 1_300 + 0.01 * 6_630  # R-22 is beside
     east_1 = 0.004 * 23_500 + 0.002 * 16_100

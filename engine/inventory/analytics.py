@@ -247,18 +247,10 @@ class SetTotal:
 
 
 def total_under(
-    table: pd.DataFrame,
-    gwp_set: str,
-    ch4_origin: Ch4Origin = DEFAULT_CH4_ORIGIN,
-    own_set: str | None = None,
+    table: pd.DataFrame, gwp_set: str, ch4_origin: Ch4Origin = DEFAULT_CH4_ORIGIN
 ) -> SetTotal:
     """``table``'s total as if computed with ``gwp_set``: each gas mass times its GWP, the
-    Montreal part of a blend and market-based Scope 2 beside it, biogenic CO2 outside.
-
-    A row the workbook gives only in t CO2e of one named gas ("R-404A: 244.5 tCO2e") was
-    that gas's mass times the ``own_set`` GWP the inventory states, so its mass is the CO2e
-    divided by that GWP and it is recomputed like the others; a row of no single gas (a
-    Scope 2 figure, a family such as "HFCs") stays as the workbook wrote it."""
+    Montreal part of a blend and market-based Scope 2 beside it, biogenic CO2 outside."""
     kind = table[F.REPORTING] if F.REPORTING in table else pd.Series(F.IN_INVENTORY, table.index)
     gas = table[F.GAS] if F.GAS in table else pd.Series(None, index=table.index, dtype=object)
     mass = table[F.EMISSIONS_T_GAS]
@@ -273,26 +265,6 @@ def total_under(
         map_unique(gas, lambda g: gwp(g, gwp_set, ch4_origin) if isinstance(g, str) else None),
         errors="coerce",
     )
-    if own_set is not None and own_set != gwp_set:
-        own = pd.to_numeric(
-            map_unique(gas, lambda g: gwp(g, own_set, ch4_origin) if isinstance(g, str) else None),
-            errors="coerce",
-        )
-        # Only CO2e rows of one gas with a GWP in both sets, counted in the inventory.
-        single = (
-            ~by_mass
-            & gas.notna()
-            & (gas != BIOGENIC_CO2)
-            & (kind == F.IN_INVENTORY)
-            & table[F.EMISSIONS_TCO2E].notna()
-            & own.gt(0)
-            & factor.notna()
-        )
-        if F.MEMO_TCO2E in table:  # a blend's Montreal part was already taken out of the CO2e
-            single &= table[F.MEMO_TCO2E].fillna(0.0).eq(0.0)
-        if single.any():
-            mass = mass.where(~single, table[F.EMISSIONS_TCO2E] / own)
-            by_mass = by_mass | single
     montreal_part = pd.to_numeric(
         map_unique(gas, lambda g: _montreal_part(g, gwp_set) if isinstance(g, str) else 0.0),
         errors="coerce",

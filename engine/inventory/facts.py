@@ -153,10 +153,7 @@ def set_totals(
     """``table`` under each GWP set the inventory can compute; ``every_set`` includes its
     own (the tool), else only the others (the digest)."""
     sets = [s for s in GWP_SETS if every_set or s != inventory.gwp_set]
-    return [
-        analytics.total_under(table, s, inventory.ch4_origin, own_set=inventory.gwp_set)
-        for s in sets
-    ]
+    return [analytics.total_under(table, s, inventory.ch4_origin) for s in sets]
 
 
 def gwp_lines(inventory: Inventory, totals: list[analytics.SetTotal]) -> list[str]:

@@ -668,10 +668,8 @@ TEXT: dict[str, dict] = {
         "own": " (o do inventário)",
         "gwp_gap": "De {b} para {a}, a cifra muda {gap} t CO2e ({change}%): as mesmas massas "
         "com os GWP do {a} (CH4, N2O, HFCs, SF6 de cada relatório do IPCC).",
-        "gwp_note": "Mesmas massas de gás × GWP de cada conjunto (IPCC, 100 anos); a linha "
-        "que a planilha traz só em t CO2e de um gás nomeado tem a massa refeita (t CO2e ÷ GWP "
-        "do inventário), e as sem gás próprio (escopo 2, escopo 3) entram iguais em todos os "
-        "conjuntos.",
+        "gwp_note": "Mesmas massas de gás × GWP de cada conjunto (IPCC, 100 anos); linhas "
+        "que a planilha traz só em t CO2e entram iguais em todos os conjuntos.",
         "no_masses": "A planilha traz só t CO2e, sem massa por gás: o total não pode ser "
         "refeito em outro conjunto de GWP.",
         "gwp_fixed": "{subject}: {t} t CO2e em qualquer conjunto de GWP — a planilha traz "
@@ -807,10 +805,8 @@ TEXT: dict[str, dict] = {
         "own": " (the inventory's)",
         "gwp_gap": "From {b} to {a} the figure changes by {gap} t CO2e ({change}%): the same "
         "masses with {a}'s GWPs (CH4, N2O, HFCs, SF6 of each IPCC report).",
-        "gwp_note": "The same gas masses × each set's GWPs (IPCC, 100 years); a row the "
-        "workbook gives only in t CO2e of one named gas has its mass recovered (t CO2e ÷ the "
-        "inventory's GWP), and rows of no single gas (Scope 2, Scope 3) count the same under "
-        "every set.",
+        "gwp_note": "The same gas masses × each set's GWPs (IPCC, 100 years); rows the "
+        "workbook gives only in t CO2e count the same under every set.",
         "no_masses": "The workbook gives only t CO2e, no mass per gas: the total cannot be "
         "recomputed under another GWP set.",
         "gwp_fixed": "{subject}: {t} t CO2e under any GWP set — the workbook gives these rows "
