@@ -24,7 +24,7 @@ from engine.protocol import fold
 if TYPE_CHECKING:
     from datetime import date
 
-GapKind = Literal["report", "price", "future", "allocation"]
+GapKind = Literal["report", "price", "future", "allocation", "date"]
 
 # The latest IPCC assessment report published (AR6, 2021–2023); the AR7 cycle's reports are
 # not out yet, so no GWP of theirs exists to quote.
@@ -73,6 +73,25 @@ _TO_COME = re.compile(
 )
 
 
+_FUTURE_TENSE = re.compile(
+    r"(?<![a-z])(?:will|shall|going to|sera|serao|vai|vao|ira|irao|devera|deverao)(?![a-z])"
+)
+
+
+# The exact day something still to come will happen is set by an act not issued yet: the base
+# holds the schedules published (phases, deadlines in force), never a day announced later.
+_EXACT_DATE = re.compile(
+    r"(?<![a-z])(?:data exata|data precisa|dia exato|exact date|exact day|precise date|"
+    r"specific date|data especifica)(?![a-z])"
+)
+
+
+def in_future_tense(question: str) -> bool:
+    """Whether the question asks what will be ("quais serão as regras finais", "on what date
+    will it open"): what is still to come is what an entry on its subject does not hold."""
+    return _FUTURE_TENSE.search(fold(question)) is not None
+
+
 @dataclass(frozen=True)
 class Gap:
     """Why the base has no answer: the kind, and what it names (the year, the report)."""
@@ -101,6 +120,8 @@ def unpublished(question: str, today: date | None) -> Gap | None:
         and not _YEAR.search(text)  # a year is judged below, against the run's date
     ):
         return Gap("allocation")
+    if _EXACT_DATE.search(text) and in_future_tense(text):
+        return Gap("date")
     if today is None:
         return None
     future = sorted(y for y in map(int, _YEAR.findall(text)) if y > today.year)
@@ -118,6 +139,8 @@ NOTES: dict[GapKind, str] = {
     "base neither records nor forecasts prices of allowances, credits or certificates.",
     "future": "A pergunta pede um valor de {detail}, ainda não publicado. / The question asks "
     "for a value for {detail}, not published yet.",
+    "date": "A data exata pedida ainda não foi definida nem publicada. / The exact date asked "
+    "for has not been set or published yet.",
     "allocation": "As quantidades de cotas, tetos e o percentual de CRVE do SBCE saem dos Planos "
     "Nacionais de Alocação, ainda não publicados. / The SBCE's allowance amounts, caps and "
     "CRVE share come from National Allocation Plans not published yet.",

@@ -45,7 +45,7 @@ import bm25s
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS, STOPWORDS_PORTUGUESE
 
-from engine.knowledge.gaps import Gap, unpublished
+from engine.knowledge.gaps import Gap, in_future_tense, unpublished
 from engine.protocol import fold
 
 if TYPE_CHECKING:  # only a type: engine.offline imports this package, never the reverse
@@ -72,7 +72,8 @@ _QUESTION_WORDS = {
     "palavra palavras frase frases linha linhas paragrafo paragrafos topico topicos unica "
     "unico somente apenas responda responde resposta sim nao um dois duas tres quatro cinco "
     "tonelada toneladas quanto quanta quantos quantas indica indicam expressa expressam vale "
-    "valem vai vao fica ficam pertence pertencem enquadra enquadram alem",
+    "valem vai vao fica ficam pertence pertencem enquadra enquadram alem "
+    "desde outro outra outros outras distingue distinguir distinguem diferencia diferenciam",
     "en": "explain explanation define definition meaning mean means tell know understand "
     "please briefly brief simple terms example vs versus whats s does can could would "
     "should also treat handle deal show shows appear appears goes "
@@ -83,7 +84,8 @@ _QUESTION_WORDS = {
     "stand stands abbreviation acronym exactly actually really "
     "word words sentence sentences line lines paragraph paragraphs bullet bullets single "
     "answer reply respond yes no one two three four five tonne tonnes ton tons much many "
-    "express expresses indicate indicates worth go went belong belongs fit fits besides",
+    "express expresses indicate indicates worth go went belong belongs fit fits besides "
+    "us distinguish distinguishes differentiate tells get gets got getting",
 }
 _STOPWORDS = {
     "pt": frozenset(fold(w) for w in [*STOPWORDS_PORTUGUESE, *_QUESTION_WORDS["pt"].split()]),
@@ -99,6 +101,8 @@ _PLURAL_CODES = {"crves": "crve", "cbes": "cbe", "cbios": "cbio", "hfcs": "hfc",
 _ALIASES = {
     "pt": {"cat": "categoria", "teto": "limite", "tetos": "limite", "aluguel": "aluga",
            **_PLURAL_CODES,
+           # the stemmer reads a chartered bus ("ônibus fretado") as freight ("frete")
+           **dict.fromkeys(("fretado", "fretados", "fretada", "fretadas"), "fretamento"),
            **dict.fromkeys(("omitir", "omite", "omitem", "omitida", "omitidas", "omitido",
                             "omitidos", "desconsiderar", "desconsiderada", "desconsideradas"),
                            "excluir"),
@@ -111,7 +115,10 @@ _ALIASES = {
                             "skipping"), "exclude"),
            **dict.fromkeys(("restate", "restated", "restating", "restatement", "redo",
                             "redone", "rework", "reworked"), "recalculate"),
-           **dict.fromkeys(("settle", "settles", "settled", "settling"), "reconcile")},
+           **dict.fromkeys(("settle", "settles", "settled", "settling"), "reconcile"),
+           # irregular forms the stemmer leaves apart from their verb
+           "paid": "pay", "bought": "buy", "sold": "sell", "built": "build", "held": "hold",
+           "kept": "keep", "burnt": "burn", "leant": "lean", "spent": "spend"},
 }  # fmt: skip
 # Words that say what the whole base is about ("inventário de GEE"): they pick no entry, and
 # the entries that happen to repeat them most would otherwise outrank the one asked for.
@@ -176,6 +183,13 @@ HEADING_WEIGHT = 2.0
 MIN_SCORE = 2.0  # a best score under this matched a word or two in passing
 MIN_COVERAGE = 0.5  # share of the question (by IDF) the entries kept must hold
 MIN_INFORMATION = 0.35  # IDF they must match: "emissões" alone names no entry
+# A question whose words the base lacks still gets its answer when the entries hold
+# MIN_COVERAGE of the terms the base knows (words it never saw left out), at least
+# KNOWN_TERMS of them, weighing KNOWN_INFORMATION together (about three uncommon concepts:
+# "frete", "pagar", "escopo 3"). Off-topic questions share one to three words with the
+# base ("capital", "banco", "conta").
+KNOWN_TERMS = 4
+KNOWN_INFORMATION = 5.0
 PHRASE_WEIGHT = 1.5  # how much naming a whole keyword of the entry multiplies its rank
 TITLE_WEIGHT = 1.0  # ... and the share of its title's terms the question holds
 SECOND_RATIO = 0.55  # a second entry must score at least this share of the best's
@@ -274,13 +288,22 @@ def tokens(text: str, lang: Language) -> list[str]:
             if len(word) >= 3:  # a year or a standard's number tells on its own
                 terms.append(word)
             continue
-        if word in stopwords or len(word) < 2:
+        stem = stemmer.stemWord(word) if len(word) >= 2 else ""
+        if word in stopwords or not stem or stem in _framing(lang):
             if word not in _CONJUNCTIONS:
                 anchor = ""
             continue
-        anchor = stemmer.stemWord(word)
+        anchor = stem
         terms.append(anchor)
     return terms
+
+
+@cache
+def _framing(lang: Language) -> frozenset[str]:
+    """The stems of the framing words: "expressed" frames a question as "express" does, and
+    "maneiras" as "maneira", without listing every inflection."""
+    stemmer = Stemmer.Stemmer(_STEMMER_NAMES[lang])  # its own: the cache is shared
+    return frozenset(stemmer.stemWord(fold(w)) for w in _QUESTION_WORDS[lang].split())
 
 
 def _refrigerant(match: re.Match[str]) -> str:
@@ -375,6 +398,27 @@ def _build(lang: Language) -> _Index:
     )
 
 
+def _answers_what_is_known(query: list[str], held: frozenset[str], index: _Index) -> bool:
+    """Whether the entries hold most of what the base knows of the question (MIN_COVERAGE of
+    it), and that is a question's worth: several of its concepts (KNOWN_TERMS,
+    KNOWN_INFORMATION).
+
+    Words no entry holds ("queijos", "supermercados") weigh fully against coverage, and in a
+    long question told with the user's own nouns they sink an entry that holds every
+    concept asked ("frete", "pagamos", "categoria do escopo 3"). The words the base lacks
+    decide only when the question's known part is thin: an off-topic question shares a
+    word or two with the base, not several concepts an entry puts together.
+    """
+    known = [term for term in query if index.document_frequency.get(term, 0)]
+    matched = [term for term in known if term in held]
+    weight = sum(index.idf(term) for term in known)
+    return (
+        len(matched) >= KNOWN_TERMS
+        and sum(index.idf(term) for term in matched) >= KNOWN_INFORMATION
+        and sum(index.idf(term) for term in matched) >= MIN_COVERAGE * weight
+    )
+
+
 def _scores(bm25: bm25s.BM25, query: list[str]) -> list[float]:
     known = [term for term in query if term in bm25.vocab_dict]
     if not known:  # bm25s wants at least one term it knows
@@ -414,15 +458,36 @@ def search(question: str, lang: Language, limit: int = 2, today: date | None = N
     gap = unpublished(question, today)  # today: the run's date, never the wall clock
     if gap is not None:
         return Retrieval((), (), gap)
+    asking = asking_part(question)
+    named = without_names(question)
+    # The whole message, then its asking sentences, then without proper names; only when
+    # none of them is covered is a known part enough (``_answers_what_is_known``), the asking
+    # sentences first: a preface about the user ("I'm Tom from finance") must not pick the
+    # entry a question told with everyday nouns would have found.
+    # The whole message, then its asking sentences, then without proper names. Only when
+    # none of them is covered is a known part enough (``_answers_what_is_known``): first for
+    # the whole message when its best entry is named in it ("nós pagamos o frete" names
+    # category 4's "frete que pagamos", which "em qual categoria ele fica?" alone does not),
+    # then the asking sentences, then the rest; so a preface about the user ("I'm Tom from
+    # finance") does not pick the entry of the question that follows it.
     found = _both(question, lang, limit)
-    if found.weak:
-        asking = asking_part(question)
-        if asking and asking != question:
-            found = _both(asking, lang, limit)
-    if found.weak:
-        named = without_names(question)
-        if named != question:
-            found = _both(named, lang, limit)
+    if not found.weak:
+        return found
+    # What is still to come, that no entry covers, is what none holds.
+    future = in_future_tense(question)
+    if not future:
+        whole = _both(question, lang, limit, relaxed=True)
+        if whole.named:
+            return whole
+    parts = [t for t in (asking, named) if t and t != question]
+    for text in parts:
+        found = _both(text, lang, limit)
+        if not found.weak:
+            return found
+    for text in [] if future else [*parts, question]:
+        found = _both(text, lang, limit, relaxed=True)
+        if not found.weak:
+            return found
     return found
 
 
@@ -455,20 +520,21 @@ def asking_part(message: str) -> str:
     return " ".join(asking)
 
 
-def _both(question: str, lang: Language, limit: int) -> Retrieval:
-    found = _search(question, lang, limit)
+def _both(question: str, lang: Language, limit: int, relaxed: bool = False) -> Retrieval:
+    found = _search(question, lang, limit, relaxed)
     if found.weak:
-        found = _search(question, "en" if lang == "pt" else "pt", limit)
+        found = _search(question, "en" if lang == "pt" else "pt", limit, relaxed)
     return found
 
 
-def _search(question: str, lang: Language, limit: int) -> Retrieval:
+def _search(question: str, lang: Language, limit: int, relaxed: bool = False) -> Retrieval:
     """Entries rank by BM25 score times coverage (the IDF-weighted share of the question's
     terms the entry holds), so an entry that answers the whole question outranks one that
     repeats a single word of it often. Another joins the best when its own score is close
     (SECOND_RATIO) and its title or keywords name a distinctive part of the question the
     best's do not (SECOND_DISTINCT), as in "scope 1 vs scope 3 category 4". Together they
-    must score MIN_SCORE, cover MIN_COVERAGE and match MIN_INFORMATION, or nothing is kept.
+    must score MIN_SCORE, cover MIN_COVERAGE (or, ``relaxed``, hold what the base knows of the
+    question: ``_answers_what_is_known``) and match MIN_INFORMATION, or nothing is kept.
     """
     index = _index(lang)
     frame = _frame(lang)
@@ -522,8 +588,11 @@ def _search(question: str, lang: Language, limit: int) -> Retrieval:
     information = sum(index.idf(term) for term in query if term in held)
     if (
         scores[best] < MIN_SCORE
-        or information / total < MIN_COVERAGE
         or information < MIN_INFORMATION
+        or (
+            information / total < MIN_COVERAGE
+            and not (relaxed and _answers_what_is_known(query, held, index))
+        )
     ):
         return Retrieval((), ())
     # Two concepts asked together are shown by how much of the question each answers.

@@ -147,6 +147,16 @@ _UNPUBLISHED: dict[GapKind, dict[Language, str]] = {
         "for CBIOs, the European Commission for CBAM certificates) or rephrase the question "
         "around the instrument's rules.",
     },
+    "date": {
+        "pt": "Não sei: a data exata pedida ainda não foi definida nem publicada, e a base de "
+        "conhecimento da Aeko só traz regras, cronogramas e prazos já divulgados; não vou "
+        "supor uma data. Acompanhe a fonte oficial (o órgão gestor do SBCE, o GHG Protocol, "
+        "o MCTI) ou reformule perguntando pelo cronograma já publicado.",
+        "en": "I don't know: the exact date asked for has not been set or published yet, and "
+        "Aeko's knowledge base only holds rules, schedules and deadlines already released; I "
+        "will not guess a date. Follow the official source (the SBCE's regulator, the GHG "
+        "Protocol, MCTI) or rephrase the question for the schedule already published.",
+    },
     "future": {
         "pt": "Não sei: a pergunta pede um valor de {detail}, que ainda não foi publicado, e a "
         "base de conhecimento da Aeko só traz regras e valores oficiais já divulgados; não vou "
