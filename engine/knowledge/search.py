@@ -73,7 +73,9 @@ _QUESTION_WORDS = {
     "unico somente apenas responda responde resposta sim nao um dois duas tres quatro cinco "
     "tonelada toneladas quanto quanta quantos quantas indica indicam expressa expressam vale "
     "valem vai vao fica ficam pertence pertencem enquadra enquadram alem "
-    "desde outro outra outros outras distingue distinguir distinguem diferencia diferenciam",
+    "desde outro outra outros outras distingue distinguir distinguem diferencia diferenciam "
+    # a month dates what is asked about, like a year: it names no concept
+    "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro",
     "en": "explain explanation define definition meaning mean means tell know understand "
     "please briefly brief simple terms example vs versus whats s does can could would "
     "should also treat handle deal show shows appear appears goes "
@@ -85,7 +87,8 @@ _QUESTION_WORDS = {
     "word words sentence sentences line lines paragraph paragraphs bullet bullets single "
     "answer reply respond yes no one two three four five tonne tonnes ton tons much many "
     "express expresses indicate indicates worth go went belong belongs fit fits besides "
-    "us distinguish distinguishes differentiate tells get gets got getting",
+    "us distinguish distinguishes differentiate tells get gets got getting "
+    "january february march april may june july august september october november december",
 }
 _STOPWORDS = {
     "pt": frozenset(fold(w) for w in [*STOPWORDS_PORTUGUESE, *_QUESTION_WORDS["pt"].split()]),
@@ -101,6 +104,8 @@ _PLURAL_CODES = {"crves": "crve", "cbes": "cbe", "cbios": "cbio", "hfcs": "hfc",
 _ALIASES = {
     "pt": {"cat": "categoria", "teto": "limite", "tetos": "limite", "aluguel": "aluga",
            **_PLURAL_CODES,
+           **dict.fromkeys(("vazou", "vazaram", "vazar", "vaza", "vazam", "vazando"),
+                           "vazamento"),
            # the stemmer reads a chartered bus ("ônibus fretado") as freight ("frete")
            **dict.fromkeys(("fretado", "fretados", "fretada", "fretadas"), "fretamento"),
            **dict.fromkeys(("omitir", "omite", "omitem", "omitida", "omitidas", "omitido",
@@ -514,10 +519,24 @@ def without_names(question: str) -> str:
 
 def asking_part(message: str) -> str:
     """The sentences of ``message`` that ask (a question mark, or a question word or a
-    request to explain at their start); empty when none does."""
+    request to explain at their start); empty when none does. An asking sentence that points
+    back ("Isso entra no total?", "Esse frete entra em qual categoria?", "Does that count?")
+    asks about the sentence before it, which it keeps."""
     parts = [part.strip() for part in _PART.split(message) if part.strip()]
-    asking = [part for part in parts if part.endswith("?") or _ASKS.search(fold(part))]
+    asking: list[str] = []
+    for number, part in enumerate(parts):
+        if part.endswith("?") or _ASKS.search(fold(part)):
+            if number and _POINTS_BACK.search(fold(part)) and parts[number - 1] not in asking:
+                asking.append(parts[number - 1])
+            asking.append(part)
     return " ".join(asking)
+
+
+# A demonstrative or a pronoun standing for what the previous sentence said.
+_POINTS_BACK = re.compile(
+    r"(?<![a-z])(?:isso|isto|aquilo|esse|essa|esses|essas|este|esta|estes|estas|ele|ela|eles|"
+    r"elas|this|that|these|those|it|they)(?![a-z])"
+)
 
 
 def _both(question: str, lang: Language, limit: int, relaxed: bool = False) -> Retrieval:

@@ -355,6 +355,14 @@ _WEIGHS = re.compile(
     r"account for|total|emit[a-z]*|emite[a-z]*|emitem|emitimos|responsible|responde|"
     r"critic[a-z]*|principa[a-z]*|main)(?![a-z])"
 )
+# Whether something is summed into a total ("Isso soma no total do escopo 1?", "Does it count
+# towards the total?") is the accounting's yes or no, not a weighing: unless it asks how much.
+_INCLUDED = re.compile(
+    r"(?<![a-z])(?:soma|somam|somad[oa]s?|entra|entram|inclu[a-z]*|"
+    r"conta|contam|count|counts|counted|add|adds|added|included) (?:no|ao|na|nos|in|into|to|"
+    r"towards?|toward) (?:o |the )?(?:total|totais)(?![a-z])"
+)
+_HOW_MUCH = re.compile(r"(?<![a-z])(?:quant[oa]s?|how much|how many)(?![a-z])")
 _OURS = re.compile(r"(?<![a-z])(?:nosso|nossa|nossos|nossas|our|we)(?![a-z])")
 # Named instruments whose name holds a plan word: a question about them asks what they are,
 # not for a plan ("What does the monitoring plan have to contain?").
@@ -510,13 +518,22 @@ def classify(question: str) -> Intent:
         return "concept"  # what a standard or rule requires, covers or allows
     scores = ranked(" ".join(text.split()))
     best = max(_RANKED, key=lambda intent: scores[intent])
-    if scores[best] <= 0 or (by_cues != best and scores[by_cues] >= _CLOSE * scores[best]):
+    # With no cue in the question a close call goes to "concept", the cues' default, unless
+    # the examples' best is the green analyst and the question asks for options ("What
+    # lower-carbon options do we have?"): that is what the green analyst is for.
+    asks_options = best == "green" and _OPTIONS.search(text) is not None
+    if scores[best] <= 0 or (
+        not (asks_options and not hits[by_cues])
+        and by_cues != best
+        and scores[by_cues] >= _CLOSE * scores[best]
+    ):
         best = by_cues
     if best == "pollutants":
         weighs = _WEIGHS.search(text) is not None
         # "Our" asks for the user's weights unless it asks how something is counted.
         ours = _OURS.search(text) is not None and _COUNTED.search(text) is None
-        if not (weighs or ours) or _SUPPOSES.search(text):
+        included = _INCLUDED.search(text) is not None and _HOW_MUCH.search(text) is None
+        if not (weighs or ours) or _SUPPOSES.search(text) or included:
             return "concept"
     if (
         best == "green"
