@@ -187,6 +187,33 @@ def test_by_gas_gives_every_group_with_biogenic_and_montreal_apart(dairy):
     assert "HCFC-22" in answer and br(0.03 * AR5["HCFC-22"]) in answer
 
 
+@pytest.mark.parametrize(
+    ("question", "write", "fossil"),
+    [
+        ("Split Scope 1 of this inventory by gas: CO2, CH4, N2O and the F-gases.", en,
+         "fossil CO2"),
+        # no "our", no "this inventory": with one attached, a breakdown asked for is its own
+        ("Como o escopo 1 se divide por gás: CO2, CH4, N2O e gases fluorados?", br,
+         "CO2 fóssil"),
+    ],
+)  # fmt: skip
+def test_a_scope_by_the_gases_listed_keeps_co2_and_shares_of_that_scope(
+    dairy, question, write, fossil
+):
+    answer, calls = _ask(question, dairy)
+    assert any(args.get("scope") == "1" for _, args in calls)
+    rows = _s1(AR5)
+    assert f"{fossil}: {write(_sum(p for p in rows if p[0][3] == 'CO2'))}" in answer
+    for gas in ("CH4", "N2O", "R-404A", "HFC-134a", "R-410A", "SF6"):
+        assert f"{gas}: {write(_sum(p for p in rows if p[0][3] == gas))}" in answer
+    fluorinated = _sum(p for p in rows if p[0][3] in ("R-404A", "HFC-134a", "R-410A", "SF6",
+                                                      PFC_14))  # fmt: skip
+    assert f"{write(fluorinated)} t CO2e" in answer  # the family asked for, summed
+    assert write(SCOPE_1) in answer  # the share is of Scope 1 ...
+    assert write(TOTAL) not in answer  # ... not of the whole inventory
+    assert "HCFC-22" not in answer  # a Montreal gas is no member of the F-gases
+
+
 # --- 3 and 4. refrigerants and R-22 -----------------------------------------------------------
 
 

@@ -238,7 +238,13 @@ def _named_gases(
     found = [(g, t) for g, t in result.groups or [] if canonical_gas(g) in ask.gases]
     if not found:
         return f"{words['none']} {_what_is_there(trail, ask, lang, 'gas')}"
-    together = trail.calc(" + ".join(_raw(t) for _, t in found)) if len(found) > 1 else found[0][1]
+    together = (
+        trail.calc(" + ".join(_exact(t) for _, t in found)) if len(found) > 1 else found[0][1]
+    )
+    # A share of what was asked about: of Scope 1 when the question is about Scope 1.
+    subject = _subject(ask, lang)
+    if subject and result.total:
+        whole = result
     share = trail.calc(f"round({_raw(together)} / {_raw(whole.total)} * 100, 1)")
     fossil = {"pt": "CO2 fóssil", "en": "fossil CO2"}[lang]  # biogenic CO2 is never here
     listed = "; ".join(
@@ -250,6 +256,18 @@ def _named_gases(
         listed=listed, together=number(together, lang=lang), share=number(share, lang=lang),
         whole=number(whole.total, lang=lang), gwp=trail.inventory.gwp_set,
     )  # fmt: skip
+    if subject and whole is result:
+        text = f"{subject} — {text}"
+    if ask.family is not None:
+        kind, members = ask.family
+        held = [(g, t) for g, t in found if g in members]
+        if len(held) > 1:
+            family = trail.calc(" + ".join(_exact(t) for _, t in held))
+            name = words["family_name"][kind]
+            text += " " + words["family_sum"].format(
+                family=name[0].upper() + name[1:], total=number(family, lang=lang),
+                members=", ".join(W.gas_name(g) for g, _ in held),
+            )  # fmt: skip
     if absent:
         text += " " + words["gases_absent"].format(gases=", ".join(absent))
     return text

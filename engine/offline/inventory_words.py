@@ -34,6 +34,9 @@ class Ask:
     refrigerants: bool = False
     gwp_sets: tuple[str, ...] = ()
     gases: tuple[str, ...] = ()  # several gases named: each one's figure and their sum
+    # A family named as one ("the F-gases", "HFCs"): its kind and the inventory's members,
+    # whose sum the answer gives beside each member's figure.
+    family: tuple[str, tuple[str, ...]] | None = None
     each: tuple[tuple[Field, str, str], ...] = ()  # subjects of one field, summed
     year_lacking: tuple[str, ...] = ()
     scope3_asked: str = ""
@@ -300,7 +303,7 @@ def read(question: str, inventory: Inventory) -> Ask:  # noqa: PLR0915 - one rea
         scope2_why = False
     gases = _gases(question, text)
     leaks = _FUGITIVE.search(text) is not None or "SF6" in gases
-    gases = _with_families(gases, text, inventory)  # after: a family is no leak named
+    gases, family = _family_members(gases, text, inventory)  # after: a family is no leak
     # Refrigerants alone are the HFC rows; with leaks or SF6 named, the fugitive category.
     refrigerants = _REFRIGERANT.search(text) is not None and not leaks
     category = F.category_of(question)
@@ -351,6 +354,7 @@ def read(question: str, inventory: Inventory) -> Ask:  # noqa: PLR0915 - one rea
     return Ask(
         kind="figures", group_by=group_by, filters=filters, labels=labels, top_n=top_n,
         gases=tuple(gases) if len(gases) > 1 else (), each=each,
+        family=family if len(gases) > 1 else None,
         top_asked=top is not None, biogenic=_BIOGENIC.search(text) is not None,
         refrigerants=refrigerants, year_lacking=lacking if present else (),
         missing_topic=missing, scope2_why=scope2_why, each_facility=each_facility,
@@ -440,9 +444,16 @@ def _with_families(gases: list[str], text: str, inventory: Inventory) -> list[st
     """``gases`` with a family replaced by the inventory's members of it: "HFCs" by its
     HFCs and HFC blends (R-404A), "fluorinated gases" by those and its PFCs, SF6 and NF3;
     Montreal gases (HCFCs) are never a member, being reported apart."""
+    return _family_members(gases, text, inventory)[0]
+
+
+def _family_members(
+    gases: list[str], text: str, inventory: Inventory
+) -> tuple[list[str], tuple[str, tuple[str, ...]] | None]:
+    """``_with_families``, and the family named with its members (None when none is)."""
     fluorinated = _FLUORINATED.search(text) is not None
     if "HFCs" not in gases and not fluorinated:
-        return gases
+        return gases, None
     table = inventory.current
     held = [str(g) for g in table[F.GAS].dropna().unique()] if F.GAS in table else []
     members: list[str] = []
@@ -454,13 +465,18 @@ def _with_families(gases: list[str], text: str, inventory: Inventory) -> list[st
         if hfc or (fluorinated and (gas in ("SF6", "NF3") or _PFC.match(gas))):
             members.append(gas)
     if not members:
-        return gases
-    return [g for g in gases if g != "HFCs"] + [m for m in members if m not in gases]
+        return gases, None
+    family = ("fluorinated" if fluorinated else "HFCs", tuple(members))
+    return [g for g in gases if g != "HFCs"] + [m for m in members if m not in gases], family
 
 
 def _gases(question: str, text: str) -> list[str]:
-    named = [g for w in re.findall(r"[\w\-]+", question) if (g := canonical_gas(w))]
-    named = [g for g in named if g not in ("CO2", BIOGENIC_CO2)]
+    """The gases a question names. "CO2" alone is most often the unit ("t CO2"), so it is a
+    gas only as fossil CO2 or in a list of gases ("CO2, CH4, N2O and the F-gases")."""
+    every = [g for w in re.findall(r"[\w\-]+", question) if (g := canonical_gas(w))]
+    named = [g for g in every if g not in ("CO2", BIOGENIC_CO2)]
+    if "CO2" in every and (named or _GAS_WORD.search(text)) and _CO2_LISTED.search(text):
+        named.insert(every.index("CO2") - every[: every.index("CO2")].count(BIOGENIC_CO2), "CO2")
     if re.search(r"(?<![a-z])(?:metano|methane)", text):
         named.append("CH4")
     if "oxido nitroso" in text or "nitrous oxide" in text:
@@ -468,6 +484,15 @@ def _gases(question: str, text: str) -> list[str]:
     if re.search(r"(?<![a-z])co2 fossil|fossil co2", text):
         named.append("CO2")
     return list(dict.fromkeys(named))
+
+
+# CO2 as one gas of a list, not the unit of a figure ("t CO2", "kg de CO2", "CO2e").
+_CO2_LISTED = re.compile(r"(?<![a-z0-9])(?<!t )(?<!kg )(?<!de )(?<!of )co2(?![a-z0-9])")
+# A gas named by its name, or a family of them, beside CO2 makes CO2 one of the list.
+_GAS_WORD = re.compile(
+    r"(?<![a-z])(?:metano|methane|oxido nitroso|nitrous oxide|fluorinated|fluorados?|"
+    r"f[- ]?gas(?:es)?|gases f(?![a-z])|hfcs?|pfcs?)(?![a-z])"
+)
 
 
 def _topics(
@@ -599,6 +624,8 @@ TEXT: dict[str, dict] = {
         "gases_named": "{listed}; juntos, {together} t CO2e, {share}% do total de {whole} t "
         "CO2e (GWP {gwp}).",
         "gases_absent": "O inventário não tem linhas de {gases}.",
+        "family_name": {"fluorinated": "gases fluorados", "HFCs": "HFCs"},
+        "family_sum": "{family} ({members}), juntos: {total} t CO2e.",
         "gas_there": "O {gas} que ele traz soma {total} t CO2e, por fonte",
         "no_year": "O inventário anexado não traz dados de {asked}: ele cobre {years}.",
         "no_scope3": "A categoria {n} do escopo 3 ({name}) não está incluída neste inventário: "
@@ -733,6 +760,8 @@ TEXT: dict[str, dict] = {
         "gases_named": "{listed}; together {together} t CO2e, {share}% of the total of {whole} "
         "t CO2e (GWP {gwp}).",
         "gases_absent": "The inventory has no rows of {gases}.",
+        "family_name": {"fluorinated": "Fluorinated gases", "HFCs": "HFCs"},
+        "family_sum": "{family} ({members}) together: {total} t CO2e.",
         "gas_there": "The {gas} it holds adds up to {total} t CO2e, by source",
         "no_year": "The attached inventory has no data for {asked}: it covers {years}.",
         "no_scope3": "Scope 3 category {n} ({name}) is not included in this inventory: the "

@@ -58,7 +58,11 @@ _FIGURE_ASKS = re.compile(
     r"(?<![a-z])(?:quanto|quanta|quantos|quantas|liste|listar|mostre|mostrar|resuma|"
     r"compare|total|soma|somam|maior|maiores|principais|ranking|how much|how many|list|show|"
     r"summari[sz]e|sum|largest|biggest|top|share|percent|percentual|porcentagem|"
-    r"break ?down|onde|where|entram|sujeit|subject to|fall under|cover(?:ed|s)?)(?![a-z])"
+    r"break ?down|onde|where|entram|sujeit|subject to|fall under|cover(?:ed|s)?|"
+    # a breakdown asked for: "como se divide por gás", "split by scope", "per plant"
+    r"divid[a-z]*|distribu[a-z]*|repart[a-z]*|composicao|split[s]?|composition|"
+    r"(?:por|by|per) (?:gas|gases|escopo|scope|unidade|planta|plant|fabrica|site|instalacao|"
+    r"facility|fonte|source|categoria|category|aba|sheet))(?![a-z])"
 )
 # ...or as a list of what it holds: "quais abas...", "which plants...".
 _WHICH = re.compile(
