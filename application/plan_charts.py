@@ -1,33 +1,50 @@
 """A plan's charts: the marginal abatement cost curve (MACC) of its actions and the path to
-its target, as Altair charts for the page and as PNG (``vl_convert``) for the exports.
+its target, as Altair charts for the page and as PNG (``vl_convert``) for the exports: the
+same chart object for both.
 
 No Streamlit. Numbers read as the interface language writes them: the axes through Vega's
-``config.locale`` (d3-format), the tooltips as text already formatted by
+``config.locale`` (d3-format), the tooltips and the bar names as text already formatted by
 ``engine.formatting``. An action whose cost is unknown is never drawn with a made-up cost: it
-is named under the MACC's title as "custo desconhecido" / "cost unknown".
+is named under the MACC's title as "custo desconhecido" / "cost unknown". Each MACC bar is
+named with its cost above the plot; the y axis keeps to the costs' robust range
+(``macc_scale``), a far outlier cut at its edge, marked and its true cost written beside it.
+
+The charts carry their data inline and fix their own autosize ("fit-x": the plot keeps its
+height on the page, whatever the title, names and legend take), and ``chart_spec`` never
+goes through Altair's process-wide data transformer, which Streamlit switches to its own
+while it draws a chart: an export built meanwhile on another thread stays whole.
 """
 
 from __future__ import annotations
 
-from functools import cache
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 import altair as alt
 import pandas as pd
+from altair.utils.data import to_values
 
 from engine.actions.model import Action, PlanActions
 from engine.formatting import number
 
 __all__ = [
+    "MaccScale",
     "chart_png",
+    "chart_spec",
     "macc_chart",
     "macc_data",
+    "macc_scale",
     "macc_unknown",
     "measure_name",
     "measure_name_of",
     "path_chart",
     "path_data",
+    "short_name",
 ]
 
 # d3-format number locales, set per chart with Vega's ``config.locale`` (the same ones the
@@ -37,8 +54,25 @@ _NUMBER_LOCALES: dict[str, dict[str, Any]] = {
     "en": {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["$", ""]},
 }
 _WIDTH, _HEIGHT = 640, 320
+_MACC_HEIGHT = 300  # px, the plot area alone: the bar names sit above it
+# The plot keeps its height whatever the title, legend and names around it take: Streamlit's
+# default ("fit" to the element's height) would shrink the plot to what they leave over.
+_AUTOSIZE = alt.AutoSizeParams(type="fit-x", contains="padding")
 _SAVING, _COST = "#1b9e77", "#d95f02"
-_SUBTITLE_LINE = 100  # characters: the unknown-cost names wrap under the title
+_INK, _LEADER = "#333333", "#9a9a9a"
+_FENCE = 8.0  # median absolute deviations from the median: beyond, a cost is an outlier
+_PAD = 0.06  # of the drawn range, around it on the y axis (three times on a cut side)
+_SHORT_NAME = 26  # characters of a measure's name on its bar (its cost follows)
+_LABEL_LIMIT = 320  # px: a safety net; the names are cut in Python, never the cost
+_LABEL_GAP = 13  # px between two names (10 px text, rotated)
+_PLOT_WIDTH = _WIDTH - 80  # px: the plot once the y axis has taken its share of the width
+_ELBOW = 10  # px above the plot where a leader turns to its name
+_LINKING_WORDS = frozenset(
+    "a o as os de da do das dos e em no na nos nas ou por para com sem à ao "
+    "of the and or in on for with to by".split()
+)
+_QUALIFIER = re.compile(r" \(|, |: | — | – |; ")
+_SUBTITLE_LINE = 80  # characters: the unknown-cost names wrap under the title
 # The PNGs are drawn in the fonts the PDF embeds, whatever the server has installed.
 _FONT_DIR = Path(__file__).parent / "exports" / "fonts"
 _PNG_FONT = "DejaVu Sans"
@@ -48,6 +82,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "macc_title": "Curva de custo marginal de abatimento (MACC)",
         "macc_x": "Redução acumulada (t CO2e/ano, média)",
         "macc_y": "R$/t CO2e",
+        "off_scale": "(fora da escala)",
+        "clipped_note": "▼▲ Barra cortada no limite do eixo: o custo real está ao lado dela.",
         "measure": "Medida",
         "replaces": "Substitui",
         "reduction": "Redução (t CO2e/ano)",
@@ -68,6 +104,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "macc_title": "Marginal abatement cost curve (MACC)",
         "macc_x": "Cumulative reduction (t CO2e/yr, mid)",
         "macc_y": "R$/t CO2e",
+        "off_scale": "(off the scale)",
+        "clipped_note": "▼▲ Bar cut at the axis' edge: its true cost is written beside it.",
         "measure": "Measure",
         "replaces": "Replaces",
         "reduction": "Reduction (t CO2e/yr)",
@@ -144,59 +182,194 @@ def macc_unknown(plan_actions: PlanActions) -> list[Action]:
     return [a for a in plan_actions.actions if not _drawn(a)]
 
 
-def macc_chart(plan_actions: PlanActions, lang: str = "pt") -> alt.Chart:
+def macc_chart(plan_actions: PlanActions, lang: str = "pt") -> alt.LayerChart:
     """One bar per action with a known cost, x from its cumulative start to end, y from 0 to
-    its R$/t CO2e; the unknown-cost actions are named under the title."""
+    its R$/t CO2e, each named with its cost above the plot (a leader line to its column, the
+    names spread apart where bars are narrow). The y axis keeps to the costs' robust range
+    (``macc_scale``): a far outlier's bar is cut at the edge, marked with a triangle and its
+    true cost written beside it. The unknown-cost actions are named under the title."""
     code = _lang(lang)
     words = _WORDS[code]
     rows = macc_data(plan_actions)
-    frame = pd.DataFrame(
-        [
+    scale = macc_scale([row["cost"] for row in rows])
+    total = rows[-1]["x1"] if rows else 0.0
+    spread = _spread([(row["x0"] + row["x1"]) / 2 for row in rows], total)
+    bars = []
+    for row, label_x in zip(rows, spread, strict=True):
+        cost = row["cost"]
+        end = min(max(cost, scale.domain[0]), scale.domain[1])
+        clipped = "low" if cost < scale.low else "high" if cost > scale.high else ""
+        cost_text = number(cost, 0, code)
+        bars.append(
             {
                 "measure": measure_name_of(row, code),
                 "source": _source_of(row, code),
                 "x0": row["x0"],
                 "x1": row["x1"],
+                "mid": (row["x0"] + row["x1"]) / 2,
                 "zero": 0.0,
-                "cost": row["cost"],
-                "kind": words["saving"] if row["cost"] < 0 else words["paid"],
+                "end": end,
+                "top": max(end, 0.0),
+                "cost": cost,
+                "kind": words["saving"] if cost < 0 else words["paid"],
                 "reduction": f"{number(row['low'], lang=code)} – {number(row['high'], lang=code)}",
-                "cost_text": number(row["cost"], lang=code),
+                "cost_text": number(cost, lang=code),
+                "label": f"{short_name(measure_name_of(row, code))} · {cost_text}",
+                "label_x": label_x,
+                "clipped": clipped,
+                "true_cost": f"{cost_text} {words['off_scale']}" if clipped else "",
             }
-            for row in rows
-        ],
-        columns=[
-            "measure", "source", "x0", "x1", "zero", "cost", "kind", "reduction", "cost_text",
-        ],
-    )  # fmt: skip
+        )
     unknown = [measure_name(a, code) for a in macc_unknown(plan_actions)]
     subtitle = _wrap(f"{words['unknown']}: {'; '.join(unknown)}.") if unknown else []
     if not rows:
         subtitle = [f"{words['none_drawn']}.", *subtitle]
-    chart = (
-        alt.Chart(frame, title=alt.TitleParams(words["macc_title"], subtitle=subtitle))
-        .mark_rect(stroke="white", strokeWidth=1)
-        .encode(
-            x=alt.X("x0:Q", title=words["macc_x"], axis=alt.Axis(format=",.0f")),
-            x2="x1:Q",
-            y=alt.Y("zero:Q", title=words["macc_y"], axis=alt.Axis(format=",.0f")),
-            y2="cost:Q",
-            color=alt.Color(
-                "kind:N",
-                title=None,
-                scale=alt.Scale(domain=[words["saving"], words["paid"]], range=[_SAVING, _COST]),
-                legend=alt.Legend(orient="bottom"),
-            ),
-            tooltip=[
-                alt.Tooltip("measure:N", title=words["measure"]),
-                alt.Tooltip("source:N", title=words["replaces"]),
-                alt.Tooltip("reduction:N", title=words["reduction"]),
-                alt.Tooltip("cost_text:N", title=words["cost"]),
-            ],
-        )
-        .properties(width=_WIDTH, height=_HEIGHT)
+    if any(bar["clipped"] for bar in bars):
+        subtitle.append(words["clipped_note"])
+    data = alt.InlineData(values=bars)
+    x_scale = alt.Scale(domain=[0.0, total or 1.0], nice=False, zero=True)
+    y_scale = alt.Scale(domain=list(scale.domain), nice=False, zero=True)
+    x = alt.X("x0:Q", title=words["macc_x"], axis=alt.Axis(format=",.0f"), scale=x_scale)
+    y = alt.Y("zero:Q", title=words["macc_y"], axis=alt.Axis(format=",.0f"), scale=y_scale)
+    tooltip = [
+        alt.Tooltip("measure:N", title=words["measure"]),
+        alt.Tooltip("source:N", title=words["replaces"]),
+        alt.Tooltip("reduction:N", title=words["reduction"]),
+        alt.Tooltip("cost_text:N", title=words["cost"]),
+    ]
+    base = alt.Chart(data)
+    rects = base.mark_rect(stroke="white", strokeWidth=0.5).encode(
+        x=x,
+        x2="x1:Q",
+        y=y,
+        y2="end:Q",
+        color=alt.Color(
+            "kind:N",
+            title=None,
+            scale=alt.Scale(domain=[words["saving"], words["paid"]], range=[_SAVING, _COST]),
+            legend=alt.Legend(orient="bottom"),
+        ),
+        tooltip=tooltip,
     )
+    zero_line = (
+        alt.Chart(alt.InlineData(values=[{"zero": 0.0}]))
+        .mark_rule(color="#555555", strokeWidth=1)
+        .encode(y=alt.Y("zero:Q", scale=y_scale))
+    )
+    # The leader: up the bar's column from its top to the plot's top, then on to its name.
+    column = base.mark_rule(color=_LEADER, strokeWidth=0.7, strokeDash=[2, 2]).encode(
+        x=alt.X("mid:Q", scale=x_scale), y=alt.Y("top:Q", scale=y_scale), y2=alt.value(0)
+    )
+    elbow = base.mark_rule(color=_LEADER, strokeWidth=0.7).encode(
+        x=alt.X("mid:Q", scale=x_scale),
+        x2="label_x:Q",
+        y=alt.value(0),
+        y2=alt.value(-_ELBOW),
+    )
+    names = base.mark_text(
+        angle=270, align="left", baseline="middle", fontSize=9.5, color=_INK, limit=_LABEL_LIMIT
+    ).encode(
+        x=alt.X("label_x:Q", scale=x_scale),
+        y=alt.value(-_ELBOW - 3),
+        text="label:N",
+        tooltip=tooltip,
+    )
+    cut = base.transform_filter(alt.datum.clipped != "")
+    marks = cut.mark_point(filled=True, size=70, color=_INK, opacity=1).encode(
+        x=alt.X("mid:Q", scale=x_scale),
+        y=alt.Y("end:Q", scale=y_scale),
+        shape=alt.Shape(
+            "clipped:N",
+            scale=alt.Scale(domain=["low", "high"], range=["triangle-down", "triangle-up"]),
+            legend=None,
+        ),
+    )
+    true_costs = [
+        cut.transform_filter(alt.datum.clipped == side)
+        .mark_text(
+            align="left", baseline=baseline, dx=7, fontSize=10, fontWeight="bold", color=_INK
+        )
+        .encode(
+            x=alt.X("mid:Q", scale=x_scale), y=alt.Y("end:Q", scale=y_scale), text="true_cost:N"
+        )
+        for side, baseline in (("low", "bottom"), ("high", "top"))
+    ]
+    chart = alt.layer(
+        rects, zero_line, column, elbow, names, marks, *true_costs,
+        title=alt.TitleParams(words["macc_title"], subtitle=subtitle),
+    ).properties(width=_WIDTH, height=_MACC_HEIGHT, autosize=_AUTOSIZE)  # fmt: skip
     return _localized(chart, code)
+
+
+@dataclass(frozen=True)
+class MaccScale:
+    """The MACC's y axis: ``low``..``high`` (R$/t CO2e, 0 always inside) is drawn to scale;
+    a cost beyond it is cut at ``domain``'s edge. ``domain`` is the axis, a little wider."""
+
+    low: float
+    high: float
+    domain: tuple[float, float]
+
+
+def macc_scale(costs: Sequence[float]) -> MaccScale:
+    """The costs' robust range: a cost farther than ``_FENCE`` median absolute deviations
+    from the median is an outlier, left off the scale when keeping it would squeeze the
+    other bars into less than half the height. With fewer than three costs none is an
+    outlier (there is no telling which one is)."""
+    values = [float(c) for c in costs]
+    low, high = min([0.0, *values]), max([0.0, *values])
+    if len(values) >= 3:
+        middle = median(values)
+        spread = median(abs(v - middle) for v in values)
+        kept = [v for v in values if abs(v - middle) <= _FENCE * spread]
+        kept_low, kept_high = min([0.0, *kept]), max([0.0, *kept])
+        if spread > 0 and kept_high > kept_low and high - low > 2 * (kept_high - kept_low):
+            low, high = kept_low, kept_high
+    span = (high - low) or 1.0
+    pad = _PAD * span
+    cut_low = any(v < low for v in values)
+    cut_high = any(v > high for v in values)
+    bottom = low - (3 * pad if cut_low else pad) if low < 0 or cut_low else 0.0
+    top = high + (3 * pad if cut_high else pad) if high > 0 or cut_high else 0.0
+    if bottom == top:
+        bottom, top = -1.0, 1.0
+    return MaccScale(low=low, high=high, domain=(bottom, top))
+
+
+def short_name(name: str, limit: int = _SHORT_NAME) -> str:
+    """A measure's name for a bar label: up to its first qualifier ("Biodiesel B100 (no
+    Brasil…)" -> "Biodiesel B100") when that leaves a name, then cut after a word (not a
+    dangling "de", "ou", "of"…) with "…"."""
+    name = " ".join(name.split())
+    head = _QUALIFIER.split(name, maxsplit=1)[0]
+    if len(head) >= 8:
+        name = head
+    if len(name) <= limit:
+        return name
+    words = name[: limit - 1].split(" ")
+    if len(words) > 1 and name[limit - 1] != " ":
+        words.pop()  # cut in two
+    while len(words) > 1 and words[-1].lower() in _LINKING_WORDS:
+        words.pop()
+    return " ".join(words).rstrip(" ,;:–—-") + "…"
+
+
+def _spread(positions: Sequence[float], total: float) -> list[float]:
+    """The labels' x (data units), in the bars' order, at least ``_LABEL_GAP`` pixels apart
+    on a plot ``_PLOT_WIDTH`` wide: each as near its bar as that allows."""
+    n = len(positions)
+    if n == 0 or total <= 0:
+        return list(positions)
+    gap = total * _LABEL_GAP / _PLOT_WIDTH
+    if gap * n > total:  # more names than room: evenly spaced, as near as it gets
+        gap = total / n
+    placed: list[float] = []
+    for x in positions:
+        placed.append(max(x, gap / 2, placed[-1] + gap if placed else gap / 2))
+    placed[-1] = min(placed[-1], total - gap / 2)
+    for i in range(n - 2, -1, -1):
+        placed[i] = min(placed[i], placed[i + 1] - gap)
+    return placed
 
 
 def measure_name_of(row: dict[str, Any], lang: str) -> str:
@@ -287,7 +460,8 @@ def path_chart(plan_actions: PlanActions, lang: str = "pt") -> alt.LayerChart:
         alt.Tooltip("year:Q", title=words["year"], format="d"),
         alt.Tooltip("tco2e:Q", title="t CO2e", format=",.1f"),
     ]
-    base = alt.Chart(frame).encode(x=x, y=y, color=color, tooltip=tooltip)
+    data = alt.InlineData(values=to_values(frame)["values"])
+    base = alt.Chart(data).encode(x=x, y=y, color=color, tooltip=tooltip)
     dashes = {words["allowed"]: [6, 4], words["expected"]: [1, 0], words["expected_low"]: [2, 3]}
     lines = [
         base.transform_filter(alt.datum.series == name).mark_line(strokeDash=dash, strokeWidth=2)
@@ -297,7 +471,7 @@ def path_chart(plan_actions: PlanActions, lang: str = "pt") -> alt.LayerChart:
         filled=True, size=70
     )
     chart = alt.layer(*lines, points, title=words["path_title"]).properties(
-        width=_WIDTH, height=_HEIGHT
+        width=_WIDTH, height=_HEIGHT, autosize=_AUTOSIZE
     )
     return _localized(chart, code)
 
@@ -311,17 +485,46 @@ def _localized(chart: Any, lang: str) -> Any:
     return chart.configure(locale={"number": _NUMBER_LOCALES[_lang(lang)]})
 
 
+def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
+    """The chart's Vega-Lite spec with every data set inline, whatever Altair's (process-
+    wide) data transformer is at the moment. Streamlit switches that transformer to its own
+    while it draws a chart, from its script threads: a data frame serialised meanwhile comes
+    out as a bare reference to a data set it keeps for itself, and the PNG as empty axes.
+    Frames are turned into values here, on a copy, so ``to_dict`` has nothing to transform."""
+    return _inlined(chart.copy(deep=True)).to_dict()
+
+
+def _inlined(chart: Any) -> Any:
+    data = getattr(chart, "data", alt.Undefined)
+    if isinstance(data, pd.DataFrame):
+        chart.data = alt.InlineData(values=to_values(data)["values"])
+    for name in ("layer", "hconcat", "vconcat", "concat"):
+        for part in getattr(chart, name, None) or ():
+            _inlined(part)
+    inner = getattr(chart, "spec", alt.Undefined)
+    if inner is not alt.Undefined and not isinstance(inner, dict):
+        _inlined(inner)
+    return chart
+
+
 def chart_png(chart: alt.TopLevelMixin, scale: float = 2) -> bytes:
     """The chart as PNG bytes, drawn by vl-convert (no browser) in the bundled DejaVu Sans.
-    Its data is inline; no external URL is ever fetched."""
+    Its data is inline (``chart_spec``); no external URL is ever fetched. Safe from any
+    thread: nothing here reads or changes Altair's global settings."""
     return _vl_convert().vegalite_to_png(
-        chart.to_dict(), scale=scale, config={"font": _PNG_FONT}, allowed_base_urls=[]
+        chart_spec(chart), scale=scale, config={"font": _PNG_FONT}, allowed_base_urls=[]
     )
 
 
-@cache
-def _vl_convert() -> Any:
-    import vl_convert  # loaded on first use: its JavaScript runtime is large
+_VL_LOCK = threading.Lock()
+_VL: list[Any] = []  # the vl_convert module, once its fonts are registered
 
-    vl_convert.register_font_directory(str(_FONT_DIR))
-    return vl_convert
+
+def _vl_convert() -> Any:
+    with _VL_LOCK:  # two first exports at once register the fonts once
+        if not _VL:
+            import vl_convert  # loaded on first use: its JavaScript runtime is large
+
+            vl_convert.register_font_directory(str(_FONT_DIR))
+            _VL.append(vl_convert)
+        return _VL[0]

@@ -141,11 +141,12 @@ def test_unknown_cost_is_named_not_drawn(actions):
 
 def test_macc_is_rectangles_from_zero_to_the_cost(actions):
     spec = macc_chart(actions, "pt").to_dict()
-    assert spec["mark"]["type"] == "rect"
-    encoding = spec["encoding"]
+    bars = spec["layer"][0]
+    assert bars["mark"]["type"] == "rect"
+    encoding = bars["encoding"]
     assert encoding["x"]["field"] == "x0" and encoding["x2"]["field"] == "x1"
-    assert encoding["y"]["field"] == "zero" and encoding["y2"]["field"] == "cost"
-    assert spec["encoding"]["y"]["title"] == "R$/t CO2e"
+    assert encoding["y"]["field"] == "zero" and encoding["y2"]["field"] == "end"
+    assert encoding["y"]["title"] == "R$/t CO2e"
     tooltips = [tip["title"] for tip in encoding["tooltip"]]
     assert tooltips == ["Medida", "Substitui", "Redução (t CO2e/ano)", "Custo (R$/t CO2e)"]
     data = next(iter(spec["datasets"].values()))
@@ -153,6 +154,8 @@ def test_macc_is_rectangles_from_zero_to_the_cost(actions):
     assert first["measure"] == "Eficiência nos fornos"
     assert first["reduction"] == "200,0 – 400,0" and first["cost_text"] == "-120,5"
     assert all(row["zero"] == 0 for row in data)
+    # No cost here is far from the others: every bar ends at its own cost.
+    assert [row["end"] for row in data] == [row["cost"] for row in macc_data(actions)]
 
 
 @pytest.mark.parametrize(("lang", "decimal", "thousands"), [("pt", ",", "."), ("en", ".", ",")])

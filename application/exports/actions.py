@@ -5,6 +5,10 @@ Each section is sanitized Markdown (the texts come from ``engine.actions.render`
 cells quote spreadsheet text: a facility's name is untrusted), plus at most one chart. The
 DOCX and PDF writers draw the chart as a PNG; the Markdown export has no image. The MACC's
 bars are also printed as a numbered table in the curve's order, so each bar has a name.
+
+A plan's field often quotes those texts (the offline plan's method is the action table, its
+reasoning the summary, the target path and the SBCE readiness): ``computed_blocks`` names
+them, so each export prints each one once, in its section, and the field says where it went.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from application.exports.blocks import Table, parse, plain
-from application.exports.labels import Lang
+from application.exports.labels import Lang, block_keys, text_blocks
 from application.plan_charts import (
     chart_png,
     macc_chart,
@@ -25,7 +29,7 @@ from application.plan_charts import (
     path_chart,
 )
 from application.safe_text import sanitize
-from engine.actions.model import PlanActions
+from engine.actions.model import Action, PlanActions, RowRef
 from engine.formatting import number
 
 __all__ = [
@@ -34,6 +38,7 @@ __all__ = [
     "action_sections",
     "action_table_rows",
     "chart_image",
+    "computed_blocks",
     "macc_table",
 ]
 
@@ -54,6 +59,9 @@ _WORDS: dict[Lang, dict[str, str]] = {
         "| R$/t CO2e |",
         "macc_none": "Nenhuma ação com custo conhecido para desenhar a curva.",
         "unknown": "Custo desconhecido (fora da curva): {names}.",
+        "row": "linha {row}",
+        "more_row": "+{n} linha",
+        "more_rows": "+{n} linhas",
     },
     "en": {
         "actions": "Actions",
@@ -67,6 +75,9 @@ _WORDS: dict[Lang, dict[str, str]] = {
         "| R$/t CO2e |",
         "macc_none": "No action with a known cost to draw the curve.",
         "unknown": "Cost unknown (not on the curve): {names}.",
+        "row": "row {row}",
+        "more_row": "+{n} row",
+        "more_rows": "+{n} rows",
     },
 }
 
@@ -83,15 +94,18 @@ class ActionSection:
     note: str = ""
 
 
-def action_sections(actions: PlanActions, lang: Lang) -> list[ActionSection]:
-    """Actions, MACC, target and trajectory (when there is a target), SBCE readiness."""
+def action_sections(
+    actions: PlanActions, lang: Lang, *, compact: bool = False
+) -> list[ActionSection]:
+    """Actions, MACC, target and trajectory (when there is a target), SBCE readiness.
+    ``compact`` (a page of fixed width, the PDF): the action table names at most two
+    sources per action, the rest counted (``compact_actions_table``)."""
     from engine.actions.render import actions_table, path_text, sbce_text, summary_text
 
     words = _WORDS[lang]
     summary = _clean(summary_text(actions, lang))
-    sections = [
-        ActionSection(words["actions"], f"{summary}\n\n{_clean(actions_table(actions, lang))}")
-    ]
+    table = compact_actions_table(actions, lang) if compact else actions_table(actions, lang)
+    sections = [ActionSection(words["actions"], f"{summary}\n\n{_clean(table)}")]
     if actions.actions:
         unknown = [sanitize(measure_name(a, lang)) for a in macc_unknown(actions)]
         note = words["unknown"].format(names="; ".join(unknown)) if unknown else ""
@@ -115,6 +129,76 @@ def action_sections(actions: PlanActions, lang: Lang) -> list[ActionSection]:
         )
     sections.append(ActionSection(words["sbce"], _clean(sbce_text(actions.installations, lang))))
     return sections
+
+
+def compact_actions_table(actions: PlanActions, lang: Lang) -> str:
+    """The engine's action table (Markdown) with each action's inventory rows cut to its
+    first ``_ROWS_SHOWN`` sources, the rest counted: "+8 linhas" / "+8 rows". The other
+    cells, and the note under the table, as the engine writes them."""
+    from engine.actions.render import actions_table
+
+    text = actions_table(actions, lang)
+    blocks = text_blocks(text)
+    if not actions.actions or not blocks:
+        return text
+    table = next((b for b in parse(blocks[0]) if isinstance(b, Table)), None)
+    if table is None or len(table.rows) != len(actions.actions):
+        return text
+    lines = blocks[0].splitlines()[:2]  # the header and its alignment row, as written
+    for row, action in zip(table.rows, actions.actions, strict=True):
+        cells = [_cell(plain(cell)) for cell in row]
+        cells[1] = _rows_summary(action, lang)
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n\n".join(["\n".join(lines), *blocks[1:]])
+
+
+_ROWS_SHOWN = 2
+
+
+def _rows_summary(action: Action, lang: Lang) -> str:
+    """The first sources an action works on (source · facility · gases), then "+N linhas"
+    for the inventory rows not named."""
+    grouped: dict[tuple[str, str], list[RowRef]] = {}
+    for ref in action.rows:
+        source = ref.source or f"{ref.sheet}, {_WORDS[lang]['row'].format(row=ref.row)}"
+        grouped.setdefault((source, ref.facility), []).append(ref)
+    entries, named = [], 0
+    for (source, facility), refs in list(grouped.items())[:_ROWS_SHOWN]:
+        gases = ", ".join(dict.fromkeys(ref.gas for ref in refs if ref.gas))
+        entries.append(" · ".join(part for part in (source, facility, gases) if part))
+        named += len(refs)
+    rest = len(action.rows) - named
+    if rest > 0:
+        entries.append(_WORDS[lang]["more_row" if rest == 1 else "more_rows"].format(n=rest))
+    return _cell("; ".join(entries))
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.replace("|", "/").split())
+
+
+def computed_blocks(actions: PlanActions, lang: Lang) -> dict[str, str]:
+    """Every block of the engine's texts these sections print (``block_keys``, in both
+    languages: a plan may be written in either), with the heading of the section printing
+    it. A plan's field that quotes one (the offline plan's method is the action table, its
+    reasoning the summary, the path and the SBCE texts) leaves it to that section."""
+    from engine.actions.render import actions_table, path_text, sbce_text, summary_text
+
+    words = _WORDS[lang]
+    blocks: dict[str, str] = {}
+    for code in ("pt", "en"):
+        texts = [
+            (summary_text(actions, code), words["actions"]),
+            (actions_table(actions, code), words["actions"]),
+            (sbce_text(actions.installations, code), words["sbce"]),
+        ]
+        if actions.target is not None:
+            texts.append((path_text(actions, code), words["path"]))
+        for text, heading in texts:
+            for block in text_blocks(text):
+                for key in block_keys(block):
+                    blocks.setdefault(key, heading)
+    return blocks
 
 
 def action_table_rows(actions: PlanActions, lang: str) -> tuple[list[str], list[list[str]]]:

@@ -15,7 +15,7 @@ from docx.oxml.ns import qn
 from docx.shared import Mm, Pt, RGBColor
 from docx.text.paragraph import Paragraph as DocxParagraph
 
-from application.exports.actions import action_sections, chart_image
+from application.exports.actions import action_sections, chart_image, computed_blocks
 from application.exports.blocks import (
     Block,
     Code,
@@ -39,6 +39,7 @@ __all__ = ["plan_docx"]
 _GREY = RGBColor(0x6B, 0x6B, 0x6B)
 _MONO = "Consolas"
 _CHART_WIDTH = Mm(200)  # on the landscape pages: 253 mm between the margins
+_CHART_HEIGHT = Mm(150)  # of the 170 mm between them, leaving room for the heading
 _ACTION_TABLE_SIZE = Pt(8)
 _ALIGN = {
     "left": WD_ALIGN_PARAGRAPH.LEFT,
@@ -83,7 +84,8 @@ def plan_docx(
         document.add_paragraph(one_line(subtitle), style="Subtitle")
     writer = _Writer(document)
     writer.blocks(parse(notice_markdown(reading, code, plan)))
-    for heading, text in sections(plan, code):
+    computed = computed_blocks(actions, code) if actions is not None else None
+    for heading, text in sections(plan, code, computed):
         document.add_heading(heading, level=1)
         blocks = parse(text)
         if not blocks:
@@ -115,11 +117,20 @@ def _add_actions(document: DocxDocument, actions: PlanActions, lang: Lang) -> No
         writer.blocks(parse(part.text))
         image = chart_image(actions, part.chart, lang) if part.chart else None
         if image is not None:
-            document.add_picture(io.BytesIO(image), width=_CHART_WIDTH)
+            document.add_picture(io.BytesIO(image), width=_chart_width(image))
             document.paragraphs[-1].alignment = WD_ALIGN_PARAGRAPH.CENTER
         writer.blocks(parse(part.table))
         if part.note:
             writer.blocks(parse(part.note))
+
+
+def _chart_width(image: bytes) -> Mm:
+    """``_CHART_WIDTH``, or less for a picture that would be taller than ``_CHART_HEIGHT``
+    (the MACC, with its bar names above the plot, is about as tall as it is wide)."""
+    width_px, height_px = int.from_bytes(image[16:20], "big"), int.from_bytes(image[20:24], "big")
+    if not width_px or not height_px:
+        return _CHART_WIDTH
+    return Mm(min(_CHART_WIDTH.mm, _CHART_HEIGHT.mm * width_px / height_px))
 
 
 class _Writer:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from application.exports.actions import action_sections
+from application.exports.actions import action_sections, computed_blocks
 from application.exports.labels import (
     footer_line,
     language,
@@ -40,7 +40,8 @@ def plan_markdown(
     notice = notice_markdown(reading, code, plan)
     if notice:
         lines += [notice, ""]
-    for heading, text in sections(plan, code):
+    computed = computed_blocks(actions, code) if actions is not None else None
+    for heading, text in sections(plan, code, computed):
         lines += [f"## {heading}", ""]
         body = _demote_headings(text) if text else f"_{words(code)['empty']}_"
         lines += [body, ""]

@@ -1,13 +1,19 @@
 """The plan as an A4 PDF, laid out by fpdf2 itself in the bundled DejaVu fonts.
 
 fpdf2 wraps the text (``write`` for styled runs, ``multi_cell`` for code, ``table`` for
-tables); this module only decides fonts, indents and spacing. The DejaVu faces are embedded
-(fpdf2 keeps only the glyphs used), so "CO₂", "≥", "—", "“…”" and "→" print as written.
+tables); this module only decides fonts, indents, spacing and the tables' column widths: no
+word is cut in two, and the spare width goes where it saves the most lines. A table too wide
+for the page is tried at a smaller size, then printed row by row as "header: value" pairs.
+The computed action table (landscape, ``compact``: two sources named per action, the rest
+counted) joins a row's neighbouring cells of the same words ("custo desconhecido") into one.
+The DejaVu faces are embedded (fpdf2 keeps only the glyphs used), so "CO₂", "≥", "—", "“…”"
+and "→" print as written.
 """
 
 from __future__ import annotations
 
 import io
+import re
 import unicodedata
 from collections.abc import Sequence
 from functools import cache
@@ -17,7 +23,12 @@ from fontTools.ttLib import TTFont
 from fpdf import FPDF, FontFace
 from fpdf.enums import Align, TextEmphasis, WrapMode, XPos, YPos
 
-from application.exports.actions import ActionSection, action_sections, chart_image
+from application.exports.actions import (
+    ActionSection,
+    action_sections,
+    chart_image,
+    computed_blocks,
+)
 from application.exports.blocks import (
     Block,
     Code,
@@ -63,6 +74,15 @@ _MAX_WORD = 45.0  # mm: a longer word wraps inside its cell instead of widening 
 _BULLETS = ("•", "◦", "▪")
 _ACTION_TABLE = 7.0  # pt: the action table's cells, eleven columns on a landscape page
 _CHART_WIDTH = 200.0  # mm, on a landscape page (257 mm between the margins)
+_CHART_SHRINK = 0.8  # a chart shrinks to fit the rest of a page down to this share of its size
+_ACTION_PADDING = (0.9, 1.0)  # mm: the action table's cells, a tighter fit than the body's
+_TABLE_SIZES = (0, 1, 2)  # pt less than the writer's size a wide table is tried at, in turn
+_MIN_TABLE_SIZE = 6.0  # pt
+# A range of figures ("4.186,6–20.932,9") may break after its dash: fpdf2 breaks only at
+# spaces and at this zero-width one, which it draws as nothing.
+_RANGE_DASH = re.compile(r"(?<=\d)–(?=-?\d)")
+_ZWSP = "\u200b"
+_STEPS = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)  # mm a column is tried wider by
 
 
 # --------------------------------------------------------------------------------------------
@@ -188,14 +208,15 @@ def plan_pdf(
 
     writer = _Writer(pdf)
     writer.blocks(parse(notice_markdown(reading, code, plan)), pdf.l_margin)
-    for heading, text in sections(plan, code):
+    computed = computed_blocks(actions, code) if actions is not None else None
+    for heading, text in sections(plan, code, computed):
         _section_heading(pdf, heading)
         empty = Paragraph((Run(labels["empty"], italic=True),))
         writer.blocks(parse(text) or [empty], pdf.l_margin)
     if actions is not None:
         pdf.add_page(orientation="L")
-        writer = _Writer(pdf, table_size=_ACTION_TABLE)
-        for part in action_sections(actions, code):
+        writer = _Writer(pdf, table_size=_ACTION_TABLE, padding=_ACTION_PADDING, merge=True)
+        for part in action_sections(actions, code, compact=True):
             _action_section(pdf, writer, part, actions, code)
     return bytes(pdf.output())
 
@@ -220,12 +241,27 @@ def _action_section(
     writer.blocks(parse(part.text), pdf.l_margin)
     image = chart_image(actions, part.chart, lang) if part.chart else None
     if image is not None:
-        # Centred; with no y, fpdf2 breaks the page first when the picture would not fit.
-        pdf.image(io.BytesIO(image), x=Align.C, w=_CHART_WIDTH, alt_text=part.heading)
-        pdf.ln(2.5)
+        _chart(pdf, image, part.heading)
     writer.blocks(parse(part.table), pdf.l_margin)
     if part.note:
         writer.blocks(parse(part.note), pdf.l_margin)
+
+
+def _chart(pdf: FPDF, image: bytes, alt_text: str) -> None:
+    """The picture centred, ``_CHART_WIDTH`` wide unless the page's height asks for less:
+    it shrinks to the room left on this page when that keeps most of its size, else it
+    starts the next page (and shrinks to that page's height if it must)."""
+    width_px, height_px = int.from_bytes(image[16:20], "big"), int.from_bytes(image[20:24], "big")
+    ratio = height_px / width_px if width_px else 0.75
+    full = pdf.h - pdf.t_margin - pdf.b_margin - 3
+    wanted = min(_CHART_WIDTH, full / ratio)
+    room = pdf.h - pdf.b_margin - pdf.get_y() - 3
+    if room < wanted * ratio * _CHART_SHRINK:
+        pdf.add_page(same=True)
+        room = full
+    width = min(wanted, room / ratio)
+    pdf.image(io.BytesIO(image), x=Align.C, w=width, alt_text=alt_text)
+    pdf.ln(2.5)
 
 
 def _lines(pdf: FPDF, text: str, height: float) -> None:
@@ -241,10 +277,19 @@ def _lines(pdf: FPDF, text: str, height: float) -> None:
 
 
 class _Writer:
-    def __init__(self, pdf: FPDF, *, table_size: float = 9) -> None:
+    def __init__(
+        self,
+        pdf: FPDF,
+        *,
+        table_size: float = 9,
+        padding: tuple[float, float] = _CELL_PADDING,
+        merge: bool = False,
+    ) -> None:
         self.pdf = pdf
         self.right = pdf.w - pdf.r_margin  # the page's width when the writer is made
         self.table_size = table_size  # pt, the cells' text
+        self.padding = padding  # mm: top/bottom, left/right
+        self.merge = merge  # neighbouring body cells of the same words become one
 
     def blocks(self, blocks: Sequence[Block], left: float) -> None:
         for block in blocks:
@@ -333,17 +378,27 @@ class _Writer:
             pdf.ln(0.8)
 
     def table(self, block: Table, left: float) -> None:
+        """A real table, its columns as wide as their words need (no word is cut), the
+        rest of the width given where it saves the most lines. Too wide at the writer's
+        size, it is tried smaller; too wide even then, each row is printed as its own
+        paragraph of "header: value" pairs. With ``merge``, neighbouring body cells that
+        say the same words ("custo desconhecido" under Capex, Opex, R$/t and Payback) are
+        one cell across those columns."""
         if not block.header:
             return
         pdf = self.pdf
         width = self.right - left
-        widths = _column_widths(pdf, block, width, self.table_size)
-        if widths is None:
-            # Too many columns for the page: fpdf2 would raise, so the rows go out as text.
-            rows = (block.header, *block.rows)
-            self.code("\n".join(" | ".join(plain(cell) for cell in row) for row in rows), left)
+        spans = _spans(block, self.merge)
+        for smaller in _TABLE_SIZES:
+            size = max(self.table_size - smaller, _MIN_TABLE_SIZE)
+            layout = _Layout(pdf, block, spans, size, self.padding)
+            widths = layout.widths(width)
+            if widths is not None:
+                break
+        else:
+            self.records(block, left)
             return
-        pdf.set_font(_SANS, "", self.table_size)
+        pdf.set_font(_SANS, "", size)
         pdf.set_draw_color(170, 170, 170)
         pdf.set_x(left)
         aligns = tuple((align or "left").upper() for align in block.aligns)
@@ -352,20 +407,36 @@ class _Writer:
             col_widths=widths,
             align="LEFT",
             text_align=aligns or "LEFT",
-            line_height=4.6,
-            padding=_CELL_PADDING,
+            line_height=size * 0.42 + 0.9,  # mm: 4.7 at 9 pt, 3.8 at 7 pt
+            padding=self.padding,
             headings_style=FontFace(emphasis="BOLD", fill_color=(232, 241, 235)),
             repeat_headings=1,
         ) as table:
             for index, cells in enumerate((block.header, *block.rows)):
                 row = table.row()
-                for runs in cells:
+                for start, span in spans[index]:
+                    runs = cells[start]
                     # fpdf2 cells are one style: a body cell written all in bold stays bold.
                     strong = index > 0 and any(run.text.strip() for run in runs)
                     strong = strong and all(run.bold for run in runs if run.text.strip())
                     style = FontFace(emphasis="BOLD") if strong else None
-                    row.cell(_drawable(plain(runs), _sans()), style=style)
+                    text = _breakable(_drawable(plain(runs), _sans()))
+                    align = "CENTER" if span > 1 else None
+                    row.cell(text, style=style, colspan=span, align=align)
         pdf.set_x(pdf.l_margin)
+
+    def records(self, block: Table, left: float) -> None:
+        """A table too wide for the page, row by row: each a paragraph of its cells, each
+        cell after its column's header in bold, wrapped at spaces like any paragraph."""
+        headers = [plain(cell).strip() for cell in block.header]
+        for cells in block.rows or (tuple(() for _ in headers),):
+            runs: list[Run] = []
+            for header, cell in zip(headers, cells, strict=False):
+                if runs:
+                    runs.append(Run("  ·  "))
+                runs += [Run(f"{header}: " if header else "", bold=True), Run(plain(cell))]
+            self.runs(runs, left, size=self.table_size)
+            self.pdf.ln(1.2)
 
     def code(self, text: str, left: float) -> None:
         pdf = self.pdf
@@ -384,39 +455,135 @@ class _Writer:
         )
 
 
-def _column_widths(pdf: FPDF, table: Table, width: float, size: float) -> tuple[float, ...] | None:
-    """Each column's width in mm: at least its longest word (a header's in bold), so no word
-    is cut in two; the rest of ``width`` shared as ``_column_weights`` asks. None when even
-    the longest words do not fit side by side."""
-    padding = 2 * _CELL_PADDING[1] + 0.4  # and a hair for rounding
-    floors = []
-    for column in range(len(table.header)):
-        longest = _MIN_CELL_TEXT
-        for index, row in enumerate((table.header, *table.rows)):
+def _spans(block: Table, merge: bool) -> list[list[tuple[int, int]]]:
+    """Each row's cells as (first column, columns spanned): one column each, unless
+    ``merge`` joins a body row's neighbouring cells of the same words (not figures)."""
+    rows = (block.header, *block.rows)
+    spans: list[list[tuple[int, int]]] = []
+    for index, cells in enumerate(rows):
+        texts = [" ".join(plain(cell).split()) for cell in cells]
+        row: list[tuple[int, int]] = []
+        column = 0
+        while column < len(texts):
+            span = 1
+            if merge and index > 0 and any(char.isalpha() for char in texts[column]):
+                while column + span < len(texts) and texts[column + span] == texts[column]:
+                    span += 1
+            row.append((column, span))
+            column += span
+        spans.append(row)
+    return spans
+
+
+class _Layout:
+    """The column widths of a table at one font size: each column at least as wide as its
+    longest word (a header's in bold), so no word is cut in two; the rest of the width
+    given, a few mm at a time, where it saves the most lines of the whole table (each row
+    as tall as its tallest cell), and what saves nothing more shared as
+    ``_column_weights`` asks. A cell across several columns sets none of their widths."""
+
+    def __init__(
+        self,
+        pdf: FPDF,
+        table: Table,
+        spans: list[list[tuple[int, int]]],
+        size: float,
+        padding: tuple[float, float],
+    ) -> None:
+        self.table = table
+        self.columns = len(table.header)
+        self.rows = len(spans)
+        self.room = 2 * padding[1] + 0.4  # and a hair for rounding
+        # column -> row -> the cell's lines -> its words' widths; None under a wide cell
+        self.cells: list[list[list[list[float]] | None]] = [
+            [None] * self.rows for _ in range(self.columns)
+        ]
+        for index, row in enumerate(spans):
             pdf.set_font(_SANS, "B" if index == 0 else "", size)
-            for word in _drawable(plain(row[column]), _sans()).split():
-                longest = max(longest, min(pdf.get_string_width(word), _MAX_WORD))
-        floors.append(longest + padding)
-    if sum(floors) > width:
-        return None
-    weights = _column_weights(table)
-    fixed: dict[int, float] = {}  # columns held at their floor
-    while True:
-        free = width - sum(fixed.values())
-        rest = [i for i in range(len(floors)) if i not in fixed]
-        total = sum(weights[i] for i in rest)
-        starved = [i for i in rest if free * weights[i] / total < floors[i]]
-        if not starved:
-            break
-        fixed.update((i, floors[i]) for i in starved)
-    return tuple(fixed[i] if i in fixed else free * weights[i] / total for i in range(len(floors)))
+            cells = (table.header, *table.rows)[index]
+            for column, span in row:
+                if span == 1:
+                    text = _drawable(plain(cells[column]), _sans())
+                    self.cells[column][index] = [
+                        [pdf.get_string_width(word) for word in _words(line)]
+                        for line in text.split("\n")
+                    ]
+        pdf.set_font(_SANS, "", size)
+        self.space = pdf.get_string_width(" ")
+
+    def widths(self, width: float) -> tuple[float, ...] | None:
+        """None when even the longest words do not fit side by side in ``width``."""
+        floors = []
+        for column in self.cells:
+            words = [w for cell in column if cell for line in cell for w in line]
+            floors.append(min(max([_MIN_CELL_TEXT, *words]), _MAX_WORD) + self.room)
+        if sum(floors) > width:
+            return None
+        spare = width - sum(floors)
+        widths = list(floors)
+        lines = [self._lines(c, widths[c]) for c in range(self.columns)]
+        while spare > 0.5:
+            tallest = [max(lines[c][r] for c in range(self.columns)) for r in range(self.rows)]
+            best: tuple[float, int, float, list[int]] | None = None  # lines saved per mm
+            for c in range(self.columns):
+                others = [
+                    max([1, *(lines[o][r] for o in range(self.columns) if o != c)])
+                    for r in range(self.rows)
+                ]
+                for step in (s for s in _STEPS if s <= spare):
+                    wider = self._lines(c, widths[c] + step)
+                    saved = sum(tallest[r] - max(wider[r], others[r]) for r in range(self.rows))
+                    if saved > 0 and (best is None or saved / step > best[0]):
+                        best = (saved / step, c, step, wider)
+            if best is None:
+                break
+            _, c, step, wider = best
+            widths[c] += step
+            lines[c] = wider
+            spare -= step
+        weights = _column_weights(self.table)
+        total = sum(weights)
+        return tuple(w + spare * share / total for w, share in zip(widths, weights, strict=True))
+
+    def _lines(self, column: int, width: float) -> list[int]:
+        """Each row's line count in ``column`` at ``width`` (1 under a wide cell)."""
+        return [
+            _wrapped(cell, self.space, width - self.room) if cell else 1
+            for cell in self.cells[column]
+        ]
+
+
+def _wrapped(cell: list[list[float]], space: float, width: float) -> int:
+    """How many lines a cell's words (their widths, line by line) fill at ``width``."""
+    count = 0
+    for line in cell:
+        count += 1
+        filled = 0.0
+        for word in line:
+            if filled and filled + space + word > width:
+                count += 1
+                filled = word
+            else:
+                filled += (space if filled else 0.0) + word
+    return count
+
+
+def _breakable(text: str) -> str:
+    """``text`` with a line break allowed after the dash of a range of figures."""
+    return _RANGE_DASH.sub("–" + _ZWSP, text)
+
+
+def _words(text: str) -> list[str]:
+    """The pieces of ``text`` a line cannot break inside (``_breakable``'s breaks too)."""
+    return [word for word in re.split(r"\s+", _breakable(text).replace(_ZWSP, " ")) if word]
 
 
 def _column_weights(table: Table) -> tuple[float, ...]:
-    """Columns as wide as their longest text, within bounds, so no column is starved."""
+    """Columns as wide as their cells' mean length, within bounds: a column of long texts
+    (an action's inventory rows, its KPI) gets the room a column of figures does not need,
+    so its rows wrap to about as many lines as the others' and the table stays short."""
     weights = []
     for column in range(len(table.header)):
-        texts = [plain(row[column]) for row in (table.header, *table.rows)]
-        longest = max(len(text) for text in texts)
-        weights.append(float(min(max(longest, 6), 40)))
+        body = [len(plain(row[column])) for row in table.rows] or [len(plain(table.header[column]))]
+        weights.append(float(min(max(sum(body) / len(body), 6), 150)))
     return tuple(weights)
