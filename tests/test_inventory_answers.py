@@ -241,6 +241,14 @@ def test_r22_is_said_to_be_a_montreal_gas_with_its_mass_and_co2e(dairy):
     assert "Ar-condicionado antigo" in answer
 
 
+def test_a_question_naming_one_of_its_plants_is_about_the_attached_inventory(dairy):
+    # no "our", no "this inventory": the plant's name says which inventory is meant
+    answer, calls = _ask("O HCFC-22 que vazou em Passos está somado no total do inventário?", dairy)
+    assert any(tool == "consultar_inventario" for tool, _ in calls)
+    assert "Protocolo de Montreal" in answer and "nunca somado" in answer
+    assert f"{br(30.0)} kg" in answer and br(0.03 * AR5["HCFC-22"]) in answer
+
+
 # --- 5 and 6. a scope and a plant under AR6; two scopes of one plant --------------------------
 
 

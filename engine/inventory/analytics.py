@@ -244,13 +244,22 @@ class SetTotal:
     recomputed_rows: int  # rows whose mass was multiplied by this set's GWP
     fixed_rows: int  # rows the workbook gave in t CO2e only: the same under every set
     without_gwp: tuple[str, ...]  # gases this set has no GWP for: outside its total
+    rescaled_rows: int = 0  # rows in t CO2e of one named gas: × this set's GWP / the stated
 
 
 def total_under(
-    table: pd.DataFrame, gwp_set: str, ch4_origin: Ch4Origin = DEFAULT_CH4_ORIGIN
+    table: pd.DataFrame,
+    gwp_set: str,
+    ch4_origin: Ch4Origin = DEFAULT_CH4_ORIGIN,
+    stated: str | None = None,
 ) -> SetTotal:
     """``table``'s total as if computed with ``gwp_set``: each gas mass times its GWP, the
-    Montreal part of a blend and market-based Scope 2 beside it, biogenic CO2 outside."""
+    Montreal part of a blend and market-based Scope 2 beside it, biogenic CO2 outside.
+
+    A row the workbook gives only in t CO2e of one named gas ("SF6: 28,2 t CO2e") was
+    weighed with the ``stated`` set (the inventory's): its mass is that figure over the
+    stated GWP, so under another set it is the figure times the GWP ratio. Under the stated
+    set itself, and for rows with no gas or a family of gases, the figure stays as given."""
     kind = table[F.REPORTING] if F.REPORTING in table else pd.Series(F.IN_INVENTORY, table.index)
     gas = table[F.GAS] if F.GAS in table else pd.Series(None, index=table.index, dtype=object)
     mass = table[F.EMISSIONS_T_GAS]
@@ -272,6 +281,23 @@ def total_under(
     full = mass * factor
     ours = (full * (1 - montreal_part)).where(kind == F.IN_INVENTORY, 0.0)
     in_total = ours.where(by_mass, table[F.EMISSIONS_TCO2E])
+    rescaled = pd.Series(False, index=table.index)
+    if stated is not None and stated != gwp_set:
+        given = pd.to_numeric(
+            map_unique(gas, lambda g: gwp(g, stated, ch4_origin) if isinstance(g, str) else None),
+            errors="coerce",
+        )
+        rescaled = (
+            ~by_mass
+            & (kind == F.IN_INVENTORY)
+            & gas.notna()
+            & ~gas.isin(("CO2", BIOGENIC_CO2))
+            & (montreal_part == 0)
+            & table[F.EMISSIONS_TCO2E].notna()
+            & factor.notna()
+            & (given > 0)
+        )
+        in_total = in_total.where(~rescaled, table[F.EMISSIONS_TCO2E] * factor / given)
     memo = table[F.MEMO_TCO2E] if F.MEMO_TCO2E in table else pd.Series(0.0, index=table.index)
     montreal_memo = (full * montreal_part).where(by_mass, memo)
     market_memo = full.where(by_mass, memo)
@@ -288,8 +314,9 @@ def total_under(
         montreal_tco2e=float(montreal),
         scope2_market_tco2e=float(market_memo[market_rows].sum()) if market_rows.any() else None,
         recomputed_rows=int((by_mass & counted).sum()),
-        fixed_rows=int((~by_mass & counted & (gas != BIOGENIC_CO2)).sum()),
+        fixed_rows=int((~by_mass & ~rescaled & counted & (gas != BIOGENIC_CO2)).sum()),
         without_gwp=tuple(sorted({str(g) for g in gas[missing]})),
+        rescaled_rows=int((rescaled & counted).sum()),
     )
 
 

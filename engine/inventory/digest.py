@@ -192,7 +192,7 @@ def _gases(read: _Read, step: Step) -> str:
 def _other_gwp_sets(read: _Read, step: Step) -> str:
     if not step.rows:
         return ""
-    lines = facts.gwp_lines(read.inv, read.other_sets)
+    lines = facts.gwp_lines(read.inv, read.other_sets, by_scope=False)
     return "\n".join(["## Total em outros conjuntos de GWP", *lines])
 
 

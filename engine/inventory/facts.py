@@ -153,13 +153,21 @@ def set_totals(
     """``table`` under each GWP set the inventory can compute; ``every_set`` includes its
     own (the tool), else only the others (the digest)."""
     sets = [s for s in GWP_SETS if every_set or s != inventory.gwp_set]
-    return [analytics.total_under(table, s, inventory.ch4_origin) for s in sets]
+    return [
+        analytics.total_under(table, s, inventory.ch4_origin, stated=inventory.gwp_set)
+        for s in sets
+    ]
 
 
-def gwp_lines(inventory: Inventory, totals: list[analytics.SetTotal]) -> list[str]:
-    """The same masses times each set's GWPs (``set_totals``)."""
+def gwp_lines(
+    inventory: Inventory, totals: list[analytics.SetTotal], *, by_scope: bool = True
+) -> list[str]:
+    """The same masses times each set's GWPs (``set_totals``). Without ``by_scope`` (the
+    digest) each set's total alone: its scope figures sit a few tonnes from the inventory's
+    own, and a reader (or the grounding check) told "Escopo 1" twice over cannot tell which
+    one a difference of scopes was taken from; the tool's view gives them per scope."""
     origin = inventory.ch4_origin
-    if not totals or not any(t.recomputed_rows for t in totals):
+    if not totals or not any(t.recomputed_rows or t.rescaled_rows for t in totals):
         return [
             "A planilha traz só t CO2e, sem massa por gás: o total não pode ser refeito em "
             "outro conjunto de GWP."
@@ -170,6 +178,7 @@ def gwp_lines(inventory: Inventory, totals: list[analytics.SetTotal]) -> list[st
         scopes = "; ".join(
             f"{_SCOPES_PT.get(scope, scope)}: {number(t)}"
             for scope, t in sorted(result.by_scope.items())
+            if by_scope
         )
         line = (
             f"- {gwp_label(result.gwp_set, origin)}{used}: {number(result.total_tco2e)} t CO2e"
@@ -184,8 +193,12 @@ def gwp_lines(inventory: Inventory, totals: list[analytics.SetTotal]) -> list[st
         if result.without_gwp:
             beside.append(f"sem GWP neste conjunto: {plain(', '.join(result.without_gwp), 120)}")
         lines.append(line + (f"; {'; '.join(beside)}" if beside else "") + ".")
-    fixed = totals[0].fixed_rows
+    other = next((t for t in totals if t.gwp_set != inventory.gwp_set), totals[0])
+    fixed = other.fixed_rows
     note = "Mesmas massas de gás × GWP de cada conjunto (IPCC, 100 anos)"
+    if other.rescaled_rows:
+        note += (f"; {count(other.rescaled_rows)} linhas em t CO2e de um gás nomeado refeitas "
+                 "pela razão entre o GWP do conjunto e o do inventário")  # fmt: skip
     if fixed:
         note += (f"; {count(fixed)} linhas trazem só t CO2e da planilha e entram iguais em "
                  "todos os conjuntos")  # fmt: skip

@@ -35,6 +35,7 @@ from engine.offline.calculation import answer_calculations, read_calculation, re
 from engine.offline.facts import Facts
 from engine.offline.instructions import declined, split_message
 from engine.offline.intent import classify
+from engine.offline.inventory_words import names_what_it_holds
 from engine.offline.language import Language, detect_language
 from engine.offline.own_data import OWN_DATA, asks_about_attached, own_data_reply
 from engine.offline.regulation import is_sbce_question, sbce_amount, sbce_answer
@@ -83,7 +84,7 @@ def router(request: AgentRequest) -> str:
         return "Nova tentativa: as análises já existem; falta consolidar." + _marker(ORCHESTRATOR)
     # An SBCE question about the attached inventory is answered per installation from its
     # figures (asks_about_attached is False when the question states its own tonnage).
-    if request.inventory is not None and asks_about_attached(request.question):
+    if about_the_attached(request):
         return "Intenção: dados do inventário anexado." + _marker(POLLUTANTS_ANALYST)
     if is_sbce_question(request.question):
         return "Intenção: regra do SBCE." + _marker(FAQ)
@@ -305,6 +306,15 @@ def faq_reads_knowledge_base(request: AgentRequest) -> bool:
     return _faq_off_base(asked(request), language_of(request)) is None
 
 
+def about_the_attached(request: AgentRequest) -> bool:
+    """A question the attached inventory answers: asked about it (``asks_about_attached``),
+    or naming one of its installations or sources ("o HCFC-22 de Patos de Minas")."""
+    return request.inventory is not None and (
+        asks_about_attached(request.question)
+        or names_what_it_holds(request.question, request.inventory)
+    )
+
+
 def answers_from_inventory(request: AgentRequest) -> bool:
     """The pollutants analyst, in chat, on a question about the attached inventory's figures:
     it queries the inventory tool and answers from what it returned."""
@@ -313,7 +323,7 @@ def answers_from_inventory(request: AgentRequest) -> bool:
         and request.agent == POLLUTANTS_ANALYST
         and request.inventory is not None
         and read_calculation(request.question) is None  # activity data: the calculator's
-        and asks_about_attached(request.question)
+        and about_the_attached(request)
     )
 
 

@@ -836,7 +836,7 @@ def _gwp_sets(trail: _Trail, ask: W.Ask, lang: Language) -> str:
         )
 
     totals = totals_of(filters)
-    if not any(t.recomputed_rows for t in totals.values()):
+    if not any(t.recomputed_rows or t.rescaled_rows for t in totals.values()):
         fixed = totals.get(own)
         if fixed is None or not fixed.fixed_rows or not (filters or scopes):
             return words["no_masses"]

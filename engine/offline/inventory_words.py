@@ -537,6 +537,15 @@ def _topics(
     return kept, missing, each
 
 
+def names_what_it_holds(question: str, inventory: Inventory) -> bool:
+    """Whether the question names one of the inventory's installations by a word of its own
+    ("Patos de Minas") or one of its sources by its whole name: then it is about that
+    inventory, in whatever words it asks."""
+    text = " " + " ".join(re.sub(r"[^a-z0-9#/$+.,\- ]+", " ", fold(question)).split()) + " "
+    named = _facility_named(text, inventory) or _source_named(text, inventory)
+    return named is not None
+
+
 def _source_named(text: str, inventory: Inventory) -> str | None:
     """A source the question names by its whole name in the workbook ("a caldeira a gás"),
     the longest one, so a filter is that row's name and not a stem other rows share."""
@@ -695,8 +704,9 @@ TEXT: dict[str, dict] = {
         "own": " (o do inventário)",
         "gwp_gap": "De {b} para {a}, a cifra muda {gap} t CO2e ({change}%): as mesmas massas "
         "com os GWP do {a} (CH4, N2O, HFCs, SF6 de cada relatório do IPCC).",
-        "gwp_note": "Mesmas massas de gás × GWP de cada conjunto (IPCC, 100 anos); linhas "
-        "que a planilha traz só em t CO2e entram iguais em todos os conjuntos.",
+        "gwp_note": "Mesmas massas de gás × GWP de cada conjunto (IPCC, 100 anos); uma "
+        "linha que a planilha traz só em t CO2e de um gás nomeado é refeita pela razão entre o "
+        "GWP do conjunto e o do inventário, e uma sem gás entra igual em todos os conjuntos.",
         "no_masses": "A planilha traz só t CO2e, sem massa por gás: o total não pode ser "
         "refeito em outro conjunto de GWP.",
         "gwp_fixed": "{subject}: {t} t CO2e em qualquer conjunto de GWP — a planilha traz "
@@ -834,8 +844,9 @@ TEXT: dict[str, dict] = {
         "own": " (the inventory's)",
         "gwp_gap": "From {b} to {a} the figure changes by {gap} t CO2e ({change}%): the same "
         "masses with {a}'s GWPs (CH4, N2O, HFCs, SF6 of each IPCC report).",
-        "gwp_note": "The same gas masses × each set's GWPs (IPCC, 100 years); rows the "
-        "workbook gives only in t CO2e count the same under every set.",
+        "gwp_note": "The same gas masses × each set's GWPs (IPCC, 100 years); a row the "
+        "workbook gives only in t CO2e of one named gas is rescaled by the ratio of the set's "
+        "GWP to the inventory's, and one with no gas counts the same under every set.",
         "no_masses": "The workbook gives only t CO2e, no mass per gas: the total cannot be "
         "recomputed under another GWP set.",
         "gwp_fixed": "{subject}: {t} t CO2e under any GWP set — the workbook gives these rows "
