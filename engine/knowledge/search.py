@@ -471,10 +471,11 @@ def search(question: str, lang: Language, limit: int = 2, today: date | None = N
     # entry a question told with everyday nouns would have found.
     # The whole message, then its asking sentences, then without proper names. Only when
     # none of them is covered is a known part enough (``_answers_what_is_known``): first for
-    # the whole message when its best entry is named in it ("nós pagamos o frete" names
-    # category 4's "frete que pagamos", which "em qual categoria ele fica?" alone does not),
-    # then the asking sentences, then the rest; so a preface about the user ("I'm Tom from
-    # finance") does not pick the entry of the question that follows it.
+    # the whole message when its best entry is named in it (a message telling that the
+    # company pays the haulier names category 4's "frete que pagamos", which "and which
+    # category is it?" alone does not), then the asking sentences, then the rest; so a
+    # preface about the user ("I'm Tom from finance") does not pick the entry of the
+    # question that follows it.
     found = _both(question, lang, limit)
     if not found.weak:
         return found
@@ -519,24 +520,10 @@ def without_names(question: str) -> str:
 
 def asking_part(message: str) -> str:
     """The sentences of ``message`` that ask (a question mark, or a question word or a
-    request to explain at their start); empty when none does. An asking sentence that points
-    back ("Isso entra no total?", "Esse frete entra em qual categoria?", "Does that count?")
-    asks about the sentence before it, which it keeps."""
+    request to explain at their start); empty when none does."""
     parts = [part.strip() for part in _PART.split(message) if part.strip()]
-    asking: list[str] = []
-    for number, part in enumerate(parts):
-        if part.endswith("?") or _ASKS.search(fold(part)):
-            if number and _POINTS_BACK.search(fold(part)) and parts[number - 1] not in asking:
-                asking.append(parts[number - 1])
-            asking.append(part)
+    asking = [part for part in parts if part.endswith("?") or _ASKS.search(fold(part))]
     return " ".join(asking)
-
-
-# A demonstrative or a pronoun standing for what the previous sentence said.
-_POINTS_BACK = re.compile(
-    r"(?<![a-z])(?:isso|isto|aquilo|esse|essa|esses|essas|este|esta|estes|estas|ele|ela|eles|"
-    r"elas|this|that|these|those|it|they)(?![a-z])"
-)
 
 
 def _both(question: str, lang: Language, limit: int, relaxed: bool = False) -> Retrieval:

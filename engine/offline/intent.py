@@ -355,8 +355,8 @@ _WEIGHS = re.compile(
     r"account for|total|emit[a-z]*|emite[a-z]*|emitem|emitimos|responsible|responde|"
     r"critic[a-z]*|principa[a-z]*|main)(?![a-z])"
 )
-# Whether something is summed into a total ("Isso soma no total do escopo 1?", "Does it count
-# towards the total?") is the accounting's yes or no, not a weighing: unless it asks how much.
+# Whether something is summed into a total ("e isso conta no total?", "Is it included in the
+# total?") is the accounting's yes or no, not a weighing: unless it asks how much.
 _INCLUDED = re.compile(
     r"(?<![a-z])(?:soma|somam|somad[oa]s?|entra|entram|inclu[a-z]*|"
     r"conta|contam|count|counts|counted|add|adds|added|included) (?:no|ao|na|nos|in|into|to|"
@@ -519,8 +519,8 @@ def classify(question: str) -> Intent:
     scores = ranked(" ".join(text.split()))
     best = max(_RANKED, key=lambda intent: scores[intent])
     # With no cue in the question a close call goes to "concept", the cues' default, unless
-    # the examples' best is the green analyst and the question asks for options ("What
-    # lower-carbon options do we have?"): that is what the green analyst is for.
+    # the examples' best is the green analyst and the question asks for options ("which
+    # options are there for the kiln?"): that is what the green analyst is for.
     asks_options = best == "green" and _OPTIONS.search(text) is not None
     if scores[best] <= 0 or (
         not (asks_options and not hits[by_cues])
