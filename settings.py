@@ -42,6 +42,13 @@ class Settings:
     fast_fallbacks: tuple[str, ...] | None = None
     slow_fallbacks: tuple[str, ...] | None = None
     provider_keys: dict[str, str] = field(default_factory=dict, repr=False)
+    # AEKO_ADMINS: e-mails (comma-separated) of who runs the app, the ones shown where its
+    # database lives and how its key and sign-in are set. Without sign-in, whoever uses the
+    # app runs it.
+    admins: frozenset[str] = frozenset()
+
+    def is_admin(self, email: str | None) -> bool:
+        return not self.auth_enabled or (bool(email) and email.strip().lower() in self.admins)
 
     @property
     def store(self) -> StoreConfig:
@@ -63,6 +70,9 @@ def load_settings(secrets: Mapping[str, Any], environ: Mapping[str, str]) -> Set
         max_calls_per_run=_int(read("AEKO_MAX_CALLS_PER_RUN")),
         max_tokens_per_run=_int(read("AEKO_MAX_TOKENS_PER_RUN")),
         daily_cost_cap_usd=float(cap) if (cap := read("AEKO_DAILY_COST_CAP_USD")) else None,
+        admins=frozenset(
+            e.strip().lower() for e in (read("AEKO_ADMINS") or "").split(",") if e.strip()
+        ),
         run_log=Path(log) if (log := read("AEKO_RUN_LOG")) else None,
         run_log_include_text=_flag(read("AEKO_RUN_LOG_TEXT")),
         run_deadline_s=float(limit) if (limit := read("AEKO_RUN_DEADLINE_S")) else None,

@@ -93,23 +93,27 @@ def ask(
     Before anything is spent, raises ``DailyCapReachedError`` when today's allowance is
     gone, and ``StoreError`` when a new conversation cannot be created.
     """
-    budget = workspace.run_budget()
+    run_id = uuid4().hex
+    budget = workspace.run_budget(run_id)
     store, user = workspace.store, workspace.user
     sessions = store.sessions(user.id)
-    if session is None:
-        try:
-            session = sessions.create(name=question[:SESSION_NAME_CHARS])
-        except StoreUnavailableError:  # its id is chosen here; the outbox creates it later
-            session = _new_session_offline(workspace, question[:SESSION_NAME_CHARS])
-        if attachment:
-            with suppress(StoreError):
-                attachments.attach(workspace, session.id, attachment)
-    run_id = uuid4().hex
-    with suppress(StoreError):  # the answer still reaches the database later, via the outbox
-        sessions.begin_turn(session.id, run_id, question)
-    attached, problem = _open_attachment(workspace, attachment)
-    name = attached.record.filename if attached else None
-    yield TurnStarted(session, run_id, question, attached=name, attachment_problem=problem)
+    try:
+        if session is None:
+            try:
+                session = sessions.create(name=question[:SESSION_NAME_CHARS])
+            except StoreUnavailableError:  # its id is chosen here; the outbox creates it later
+                session = _new_session_offline(workspace, question[:SESSION_NAME_CHARS])
+            if attachment:
+                with suppress(StoreError):
+                    attachments.attach(workspace, session.id, attachment)
+        with suppress(StoreError):  # the answer still reaches the database later, via the outbox
+            sessions.begin_turn(session.id, run_id, question)
+        attached, problem = _open_attachment(workspace, attachment)
+        name = attached.record.filename if attached else None
+        yield TurnStarted(session, run_id, question, attached=name, attachment_problem=problem)
+    except BaseException:  # the turn never started: what it reserved is given back
+        workspace.release(run_id)
+        raise
 
     # The run's usage is recorded once, whatever ends it: an outcome below, or the finally
     # for an exception or an interruption (Streamlit's rerun/stop, a closed stream).

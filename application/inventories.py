@@ -28,7 +28,7 @@ from engine import (
 )
 from engine.emissions import FactorLibrary, activities, default_library, read_factor_csv
 from engine.errors import LocalizedError
-from engine.inventory import Inventory, list_sheets, load_inventory
+from engine.inventory import Inventory, list_sheets, load_inventory, loader
 from engine.inventory.combine import ADDED_SHEET, added_rows_table, with_added
 from engine.inventory.notice import Reading
 from store import StoreError
@@ -43,6 +43,12 @@ _PREVIOUS_REPORT_TITLE = "Relatório anterior"
 
 def sheets(name: str, data: bytes) -> list[str]:
     return list_sheets(data, filename=name)
+
+
+def table_sheets(name: str, data: bytes) -> list[str]:
+    """The sheets a reading takes unless the user picks others: those with a table (a cover
+    or an instructions sheet has none)."""
+    return loader.table_sheets(data, filename=name)
 
 
 def own_factors(name: str, data: bytes) -> FactorLibrary:
@@ -162,8 +168,8 @@ def analyse(
     Yields the engine's events as they happen, then ``PlanEnded``. Raises
     ``DailyCapReachedError`` before anything is spent when today's allowance is gone.
     """
-    budget = workspace.run_budget()
     run_id = run_id or uuid4().hex
+    budget = workspace.run_budget(run_id)
     # The run's usage is recorded once, whatever ends it: an outcome below, or the finally
     # for an exception or an interruption (Streamlit's rerun/stop, a closed stream).
     spending = RunSpending(workspace, run_id, "inventory")

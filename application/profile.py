@@ -1,5 +1,5 @@
 """Profile use cases: what the user told us about themselves, what they spent, their memories,
-and the GWP set their inventories are read with by default.
+the interface language, and the GWP set their inventories are read with by default.
 
 The agents read the role, the use case and the active memories in every chat turn, so these
 are kept trimmed and a memory may carry a last day after which it no longer applies.
@@ -84,4 +84,25 @@ def set_default_gwp_set(workspace: Workspace, gwp_set: str) -> GwpSet:
     other."""
     chosen = check_gwp_set(gwp_set)
     workspace.store.users.set_default_gwp_set(workspace.user.id, chosen)
+    return chosen
+
+
+LANGUAGES = ("pt", "en")
+
+
+def language(workspace: Workspace) -> str | None:
+    """The interface language kept in the user's profile, so a new browser session opens in
+    it; None when the user never chose one or the database is away (the interface's own
+    default then holds)."""
+    try:
+        chosen = workspace.store.users.language(workspace.user.id)
+    except StoreError:
+        return None
+    return chosen if chosen in LANGUAGES else None
+
+
+def set_language(workspace: Workspace, code: str) -> str:
+    """Keep the user's interface language ("pt" or "en"; anything else is Portuguese)."""
+    chosen = code if code in LANGUAGES else "pt"
+    workspace.store.users.set_language(workspace.user.id, chosen)
     return chosen

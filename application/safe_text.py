@@ -62,8 +62,10 @@ def _keep_trailer(match: re.Match[str]) -> str:
 # What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection"). Tab and CR
 # count because some spreadsheets strip them and then see the "=" behind.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-# A signed number written as text ("-3,5", "+12.000,50") is data: no spreadsheet runs it.
-_SIGNED_NUMBER = re.compile(r"[+-]?\d{1,30}(?:[.,\u00a0\u202f ]\d{1,30}){0,10}%?")
+# A signed number written as text ("-3,5", "+12.000,50") is data: no spreadsheet runs it; nor
+# a range of two joined by a dash that is no operator ("-13,2 – -5,0", "-2,0–4,5").
+_NUMBER = r"[+-]?\d{1,30}(?:[.,\u00a0\u202f ]\d{1,30}){0,10}%?"
+_SIGNED_NUMBER = re.compile(rf"{_NUMBER}(?: ?[\u2013\u2014] ?{_NUMBER})?")
 
 
 def csv_safe(value: Any) -> Any:

@@ -1,9 +1,28 @@
 """What a use case works on: one signed-in user's data in the store, and the waiting writes.
 
 Also what a run spent: ``RunSpending`` records a run's usage exactly once, whatever the run's
-outcome (answered, rejected, failed, stopped by its budget, interrupted), and the daily cap
-reads today's spending from the database, or, while it is away, from the last value it gave
-plus what this process wrote since and what waits in the outbox: never as 0.
+outcome (answered, rejected, failed, stopped by its budget, interrupted).
+
+The daily cap adds up across processes (``store.repositories.spending``): before a run
+starts, ``Workspace.run_budget`` *reserves* part of today's allowance in the database with
+one conditional ``$inc``, and the run's engine budget is what it reserved, so the engine
+stops it within what it holds. When the run ends, its ``RunSpending`` writes the usage and
+then *settles* the reservation at what the run actually cost (its finished calls, for a run
+interrupted or cut). However many app processes or tabs run at once, what they hold and
+spent never exceeds the cap (save the engine's overshoot of one call per run).
+
+How much a run reserves: ``min(what is left, run_share × cap)``, ``run_share`` one half by
+default. The whole remainder would keep a lone run's budget as it was, but would refuse a
+chat turn while an analysis runs in its worker (runs outlive the page), a common pairing; a
+small share would cut a lone analysis that needs more short while the day has room. Half
+lets two runs go side by side and costs a lone run only what it would rarely need: a run
+worth more than half a day's allowance is the exception a cap is there to stop.
+
+While the database is away the cap reads, per user, the last day it gave (what was spent and
+held then), plus what this process holds for runs it started since and the usage waiting in
+the outbox: never 0. A process that never read today's spending starts no capped run
+(``DailyCapUnverifiedError``). Those runs reserve nothing in the database; their usage,
+written when it is back, is counted by the next reservation's ``reconcile``.
 """
 
 from __future__ import annotations
@@ -21,8 +40,11 @@ from engine.errors import AekoModelError, LocalizedError
 from engine.events import AgentFinished
 from engine.pricing import usage_cap_cost
 from store import Store, StoreError
+from store.repositories.spending import CapReached, DaySpending, day_key
 
 log = logging.getLogger(__name__)
+
+RUN_SHARE = 0.5  # of the daily cap, the most one run reserves (see the module docstring)
 
 
 @dataclass(frozen=True)
@@ -31,38 +53,83 @@ class Workspace:
     user: AekoUser
     outbox: Outbox
     daily_cost_cap_usd: float | None = None
+    run_share: float = RUN_SHARE
 
-    def run_budget(self) -> RunBudget | None:
-        """The next run's cost cap: what is left of today's allowance.
+    def run_budget(self, run_id: str) -> RunBudget | None:
+        """Reserve run ``run_id``'s part of today's allowance; its cost cap is what it got.
 
-        Raises ``DailyCapReachedError`` when nothing is left, before anything is spent, and
-        ``DailyCapUnverifiedError`` (a kind of it) when today's spending cannot be known.
-        """
+        Raises, before anything is spent: ``DailyCapReachedError`` when the day's allowance
+        is spent, ``DailyCapHeldError`` (a kind of it) when what is left is held by runs in
+        progress, ``DailyCapUnverifiedError`` (another kind) when today's spending cannot
+        be known. A second call for the same run id reserves nothing more."""
         cap = self.daily_cost_cap_usd
         if cap is None:
             return None
-        spent = self.spent_today()
-        if spent is None:
+        user_id, today = str(self.user.id), _today()
+        most = cap * min(max(self.run_share, 0.0), 1.0) or cap
+        waiting = queued_usage(self.outbox)
+        try:
+            spending = self.store.spending(self.user.id)
+            spending.reconcile(today)
+            held = spending.reserve(today, run_id, cap_usd=cap, most_usd=most, waiting=waiting)
+        except CapReached as reached:
+            SPENT.remember(user_id, reached.day)
+            unknown = sum(cost for rid, cost in waiting.items() if not reached.day.knows(rid))
+            if reached.day.spent_usd + unknown < cap:
+                raise DailyCapHeldError(cap) from None
+            raise DailyCapReachedError(cap) from None
+        except StoreError:
+            return self._budget_offline(run_id, cap, most)
+        SPENT.remember(user_id, held.after)
+        SPENT.hold(run_id, _Hold(user_id, held.day, held.usd, in_db=True))
+        return RunBudget(max_cost_usd=held.usd)
+
+    def _budget_offline(self, run_id: str, cap: float, most: float) -> RunBudget:
+        """The database is away: what this process last knew, its own holds, the outbox."""
+        user_id = str(self.user.id)
+        already = SPENT.held(run_id)
+        if already is not None:
+            return RunBudget(max_cost_usd=already.usd)
+        counted = self._counted_offline()
+        if counted is None:
             raise DailyCapUnverifiedError(cap)
-        if spent >= cap:
+        left = cap - counted
+        if left <= 0:
             raise DailyCapReachedError(cap)
-        return RunBudget(max_cost_usd=cap - spent)
+        amount = min(left, most)
+        SPENT.hold(run_id, _Hold(user_id, day_key(_today()), amount, in_db=False))
+        return RunBudget(max_cost_usd=amount)
+
+    def _counted_offline(self) -> float | None:
+        known = SPENT.last_known(str(self.user.id))
+        if known is None:
+            return None
+        return known + sum(queued_usage(self.outbox).values())
+
+    def release(self, run_id: str) -> None:
+        """Give back what run ``run_id`` reserved: it never started, so it spent nothing."""
+        hold = SPENT.release(run_id)
+        if hold is None or not hold.in_db:
+            return
+        try:
+            after = self.store.spending(self.user.id).settle(hold.day, run_id, 0.0)
+        except StoreError:  # stays held (counted) until the day ends: never less
+            log.warning("the reservation of run %s could not be given back", run_id)
+        else:
+            SPENT.remember(str(self.user.id), after)
 
     def spent_today(self) -> float | None:
-        """US$ spent since midnight UTC as a cap counts it (unknown prices at the
-        conservative estimate), the outbox's waiting usage included. With the database
-        away: the last value it gave, plus what was written since; None if it never gave one
-        today."""
-        user_id = str(self.user.id)
+        """US$ today's cap counts since midnight UTC: spent (unknown prices at the
+        conservative estimate) and held by runs in progress, in every process, plus the
+        usage waiting in the outbox. With the database away: the last value it gave, plus
+        what this process started since; None if it never gave one today."""
         try:
-            stored: float | None = self.store.usage(self.user.id).totals_today().cap_cost_usd
+            day = self.store.spending(self.user.id).reconcile(_today())
         except StoreError:
-            stored = SPENT.last_known(user_id)
-        else:
-            SPENT.remember(user_id, stored)
-        if stored is None:
-            return None
-        return stored + queued_usage_cost(self.outbox)
+            return self._counted_offline()
+        SPENT.remember(str(self.user.id), day)
+        waiting = queued_usage(self.outbox)
+        return day.committed_usd + sum(c for rid, c in waiting.items() if not day.knows(rid))
 
 
 class DailyCapReachedError(LocalizedError):
@@ -74,6 +141,21 @@ class DailyCapReachedError(LocalizedError):
             f"The daily cost cap (US$ {cap:.2f}) has been reached: ask again tomorrow, or "
             "have the cap raised.",
         )
+
+
+class DailyCapHeldError(DailyCapReachedError):
+    """What is left of today's allowance is held by runs in progress (in this tab, another
+    one, another app process): a new run waits until one of them ends."""
+
+    def __init__(self, cap: float) -> None:
+        LocalizedError.__init__(
+            self,
+            f"O que resta do limite diário de custo (US$ {cap:.2f}) está reservado para "
+            "execuções em andamento: tente de novo quando uma delas terminar.",
+            f"What is left of the daily cost cap (US$ {cap:.2f}) is held by runs in "
+            "progress: try again once one of them ends.",
+        )
+        self.cap = cap
 
 
 class DailyCapUnverifiedError(DailyCapReachedError):
@@ -91,37 +173,73 @@ class DailyCapUnverifiedError(DailyCapReachedError):
         self.cap = cap
 
 
+@dataclass(frozen=True)
+class _Hold:
+    """What this process holds of a user's day for one of its runs: reserved in the database
+    (``in_db``), or only here, for a run started while the database was away."""
+
+    user_id: str
+    day: str
+    usd: float
+    in_db: bool
+
+
 @dataclass
 class _SpentLedger:
-    """Per user, today's spending as the database last gave it plus what was written
-    directly since: what the cap reads while the database is away. Process-wide, since a
-    Streamlit rerun builds a new Workspace."""
+    """Per user, today's spending as the database last gave it (spent and held, every
+    process's), and the runs this process holds allowance for: what the cap reads while the
+    database is away. Process-wide, since a Streamlit rerun builds a new Workspace."""
 
     _days: dict[str, tuple[date, float]] = field(default_factory=dict)
+    _holds: dict[str, _Hold] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def remember(self, user_id: str, spent: float) -> None:
+    def remember(self, user_id: str, day: DaySpending) -> None:
+        """The day as the database just gave it (it counts this process's runs reserved in
+        it, so only the holds it does not count stay on top)."""
         with self._lock:
-            self._days[user_id] = (_today(), spent)
+            if day.day == day_key(_today()):
+                self._days[user_id] = (_today(), day.committed_usd)
 
     def add(self, user_id: str, cost: float) -> None:
-        with self._lock:
-            day, spent = self._days.get(user_id, (_today(), None))  # type: ignore[arg-type]
-            if spent is None:
-                return  # never read: a write alone does not say what today's total is
-            self._days[user_id] = (_today(), (spent if day == _today() else 0.0) + cost)
-
-    def last_known(self, user_id: str) -> float | None:
+        """A cost the database took that the last day it gave does not count yet."""
         with self._lock:
             known = self._days.get(user_id)
+            if known is None:
+                return  # never read: a write alone does not say what today's total is
+            day, committed = known
+            self._days[user_id] = (_today(), (committed if day == _today() else 0.0) + cost)
+
+    def hold(self, run_id: str, hold: _Hold) -> None:
+        with self._lock:
+            self._holds[run_id] = hold
+
+    def held(self, run_id: str) -> _Hold | None:
+        with self._lock:
+            return self._holds.get(run_id)
+
+    def release(self, run_id: str) -> _Hold | None:
+        with self._lock:
+            return self._holds.pop(run_id, None)
+
+    def last_known(self, user_id: str) -> float | None:
+        today = day_key(_today())
+        with self._lock:
+            known = self._days.get(user_id)
+            offline = sum(
+                h.usd
+                for h in self._holds.values()
+                if h.user_id == user_id and not h.in_db and h.day == today
+            )
         if known is None:
             return None
-        day, spent = known
-        return spent if day == _today() else 0.0  # a new day started since
+        day, committed = known
+        return (committed if day == _today() else 0.0) + offline  # a new day started since
 
     def clear(self) -> None:
         with self._lock:
             self._days.clear()
+            self._holds.clear()
 
 
 SPENT = _SpentLedger()
@@ -131,13 +249,14 @@ def _today() -> date:
     return datetime.now(UTC).date()
 
 
-def queued_usage_cost(outbox: Outbox) -> float:
-    """What the usage writes waiting in the outbox count against a cap."""
-    total = 0.0
+def queued_usage(outbox: Outbox) -> dict[str, float]:
+    """What each run's usage waiting in the outbox counts against a cap, by run id."""
+    waiting: dict[str, float] = {}
     for write in list(getattr(outbox, "queued", ()) or ()):
         if getattr(write, "kind", None) == "record_usage":
-            total += usage_cap_cost(_as_usage(write.args.get("usage")))
-    return total
+            run_id = str(write.args.get("run_id") or write.id)
+            waiting[run_id] = usage_cap_cost(_as_usage(write.args.get("usage")))
+    return waiting
 
 
 def _as_usage(value: Any) -> AekoUsage:
@@ -169,6 +288,8 @@ class RunSpending:
     usage an outcome brings (an error's ``usage``, the response's) wins when it has one.
     ``close`` from a ``finally`` records a run that no outcome recorded: "failed" after an
     exception, "interrupted" after Streamlit's rerun or stop, a closed stream, Ctrl-C.
+    Once the usage is written, the run's reservation of the daily cap is settled at what
+    the usage says it cost (the run's own code settles it: it holds the run).
     """
 
     def __init__(
@@ -218,13 +339,12 @@ class RunSpending:
         except Exception:  # a record must never turn an outcome into a crash
             log.exception("usage of run %s could not be recorded", self.run_id)
             return False
-        if saved:
-            SPENT.add(str(workspace.user.id), usage_cap_cost(spent))
+        self._settle(usage_cap_cost(spent), saved=saved)
         return saved
 
     def recorded_elsewhere(self, outcome: str, usage: AekoUsage) -> None:
         """The usage was written by other code (the turn's own persistence): only mark it,
-        and count it in today's spending if it reached the database."""
+        and settle the run's reservation if the usage reached the database."""
         if self.outcome is not None:
             return
         self.outcome = outcome
@@ -233,8 +353,29 @@ class RunSpending:
             and write.args.get("run_id") == self.run_id
             for write in list(getattr(self.workspace.outbox, "queued", ()) or ())
         )
-        if not waiting:
-            SPENT.add(str(self.workspace.user.id), usage_cap_cost(usage))
+        self._settle(usage_cap_cost(usage), saved=not waiting)
+
+    def _settle(self, cost: float, *, saved: bool) -> None:
+        """After the usage write: count what the run cost on the day it reserved on, and
+        give back the rest of its reservation. Usage kept in the outbox counts there
+        instead, and its reservation stays held in the database (never less) until the
+        usage is written and reconciled."""
+        workspace = self.workspace
+        hold = SPENT.release(self.run_id)
+        if not saved or (hold is None and workspace.daily_cost_cap_usd is None):
+            return  # no cap: nothing to hold; a cap set later reconciles the usage records
+        day = hold.day if hold is not None else day_key(_today())
+        user_id = str(workspace.user.id)
+        try:
+            after = workspace.store.spending(workspace.user.id).settle(day, self.run_id, cost)
+        except StoreError:
+            if hold is None or not hold.in_db:  # counted nowhere else this process knows
+                SPENT.add(user_id, cost)
+            log.warning("the spending of run %s waits for the next reconcile", self.run_id)
+        except Exception:  # a settle must never turn an outcome into a crash
+            log.exception("the spending of run %s could not be settled", self.run_id)
+        else:
+            SPENT.remember(user_id, after)
 
     def close(self, error: BaseException | None) -> None:
         """From a ``finally``: record the run if no outcome did."""

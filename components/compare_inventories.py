@@ -9,7 +9,8 @@ from application import attachments
 from application.safe_text import csv_safe_frame, sanitize
 from application.workspace import Workspace
 from components import charts
-from components.i18n import language, number, t
+from components.i18n import language, t
+from components.tables import localized, numeric
 from engine.errors import LocalizedError
 from engine.inventory import Inventory
 
@@ -43,22 +44,23 @@ def compare_with_saved(workspace: Workspace, inventory: Inventory, digest: str) 
             )
         for field in ("scope", "category"):
             st.dataframe(
-                csv_safe_frame(_table(inventory.compare(previous, field), field)),
+                localized(csv_safe_frame(_table(inventory.compare(previous, field), field)),
+                          {t("cmp_before"): 1, t("cmp_now"): 1, t("cmp_change"): 1,
+                           t("cmp_change_pct"): 1}),
                 hide_index=True,
-            )
+            )  # fmt: skip
 
 
 def _table(frame: pd.DataFrame, field: str) -> pd.DataFrame:
+    """Numbers kept numbers (they sort as such; ``localized`` shows them in the language)."""
     lang = language()
-    label = charts.scope_label if field == "scope" else (lambda value, _lang: value)
+    label = charts.scope_label if field == "scope" else charts.value_label
     return pd.DataFrame(
         {
             t(f"cmp_{field}"): [sanitize(str(label(v, lang))) for v in frame[field]],
-            t("cmp_before"): [number(v) for v in frame["previous_tco2e"]],
-            t("cmp_now"): [number(v) for v in frame["tco2e"]],
-            t("cmp_change"): [number(v) for v in frame["change"]],
-            t("cmp_change_pct"): [
-                "—" if pd.isna(v) else f"{number(100 * v)}%" for v in frame["change_pct"]
-            ],
+            t("cmp_before"): numeric(frame["previous_tco2e"]).to_numpy(),
+            t("cmp_now"): numeric(frame["tco2e"]).to_numpy(),
+            t("cmp_change"): numeric(frame["change"]).to_numpy(),
+            t("cmp_change_pct"): (100 * numeric(frame["change_pct"])).to_numpy(),
         }
     )

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from components.i18n import language, t
+from components.i18n import language, t, tn
 from store import Store, StoreConfig, StoreError, connect, describe_target
 
 if TYPE_CHECKING:
@@ -37,25 +37,30 @@ def open_store(config: StoreConfig) -> Store | None:
         return None
 
 
+def database_where(config: StoreConfig) -> str:
+    """Where the database is (the data folder, or the hosts without credentials): what
+    whoever runs the app needs, on the settings page."""
+    if config.embedded:
+        return t("db_embedded", where=config.data_dir)
+    return t("db_remote", where=describe_target(config.uri))
+
+
 def database_status(config: StoreConfig, store: Store | None, context: AppContext) -> None:
+    """Whether the database answers, in the sidebar; where it is, on the settings page."""
     with st.sidebar:
-        if config.embedded:
-            where = t("db_embedded", where=config.data_dir)
-        else:
-            where = t("db_remote", where=describe_target(config.uri))
         outbox = context.outbox
         if store is not None and (store.ping() or _recovered(store)):
             outbox.resume()
             # Every user's kept writes, this app's or a previous one's (replay at startup).
             flushed = outbox.flush(store) if outbox.journal.pending() else 0
-            st.caption(f":material/database: {where}")
+            st.caption(":material/database: " + t("db_up"))
             if flushed:
                 st.toast(t("set_saved"))
         else:
-            st.caption(":material/database_off: " + t("db_down", where=where))
+            st.caption(":material/database_off: " + t("db_down_short"))
         _restarted(store)
         if outbox.queued:
-            st.warning(t("pending_writes", n=len(outbox.queued)), icon=":material/sync:")
+            st.warning(tn("pending_writes", len(outbox.queued)), icon=":material/sync:")
 
 
 def _recovered(store: Store) -> bool:

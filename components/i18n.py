@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
+from application import profile
+from application.workspace import Workspace
 from engine import formatting
+from store import StoreError
+
+if TYPE_CHECKING:
+    from components.context import AppContext
 
 LANGUAGES = {"pt": "Português (Brasil)", "en": "English"}
 _KEY = "lang"
+_KEY_USER = "lang_user"  # the user whose profile language this session has read
+_CONTEXT = "aeko_context"  # components.context keeps the AppContext under this key
 
 TEXTS: dict[str, dict[str, str]] = {
     # navigation
@@ -16,7 +27,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "nav_calculator": {"pt": "Calculadora", "en": "Calculator"},
     "nav_history": {"pt": "Histórico", "en": "History"},
     "nav_settings": {"pt": "Configurações", "en": "Settings"},
-    # sidebar status
+    # sidebar status, in every user's words; where and how to configure is on Settings
+    "db_up": {"pt": "Banco de dados conectado", "en": "Database connected"},
+    "db_down_short": {"pt": "Banco de dados indisponível", "en": "Database unavailable"},
     "db_embedded": {
         "pt": "Banco de dados: embutido, em `{where}`",
         "en": "Database: embedded, in `{where}`",
@@ -26,15 +39,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "pt": "Banco de dados indisponível: {where}",
         "en": "Database unavailable: {where}",
     },
-    "model_offline": {
-        "pt": "Modelo: analista offline (sem chave de API). Defina GEMINI_API_KEY "
-        "para usar o Gemini.",
-        "en": "Model: offline analyst (no API key). Set GEMINI_API_KEY to use Gemini.",
-    },
+    "model_offline": {"pt": "Modelo: analista offline", "en": "Model: offline analyst"},
     "model_online": {"pt": "Modelos: {fast} / {slow}", "en": "Models: {fast} / {slow}"},
     "pending_writes": {
-        "pt": "{n} resposta(s) aguardando o banco de dados; serão gravadas quando ele voltar.",
-        "en": "{n} answer(s) waiting for the database; they will be saved when it is back.",
+        "pt": "{n} respostas aguardando o banco de dados; serão gravadas quando ele voltar.",
+        "en": "{n} answers waiting for the database; they will be saved when it is back.",
+    },
+    "pending_writes_one": {
+        "pt": "1 resposta aguardando o banco de dados; será gravada quando ele voltar.",
+        "en": "1 answer waiting for the database; it will be saved when it is back.",
     },
     "no_database": {
         "pt": "Sem banco de dados, nada pode ser salvo. {message}",
@@ -96,6 +109,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "pt": "Trilha dos agentes ({n} chamadas, {seconds} s)",
         "en": "Agent trail ({n} calls, {seconds} s)",
     },
+    "trail_done_one": {
+        "pt": "Trilha dos agentes (1 chamada, {seconds} s)",
+        "en": "Agent trail (1 call, {seconds} s)",
+    },
     "trail_failed": {"pt": "A execução falhou", "en": "The run failed"},
     "trail_agent": {
         "pt": "{agent} · {model} · {ms} ms · {tin}+{tout} tokens",
@@ -127,15 +144,23 @@ TEXTS: dict[str, dict[str, str]] = {
         "pt": "Resumo da conversa atualizado ({n} mensagens antigas)",
         "en": "Conversation summary updated ({n} older messages)",
     },
+    "trail_summary_one": {
+        "pt": "Resumo da conversa atualizado (1 mensagem antiga)",
+        "en": "Conversation summary updated (1 older message)",
+    },
     "budget_exceeded": {
-        "pt": "A execução parou no limite de {limit} ({used:g} de {allowed:g}). "
+        "pt": "A execução parou no limite de {limit} ({used} de {allowed}). "
         "O que já foi gasto ficou registrado.",
-        "en": "The run stopped at its {limit} limit ({used:g} of {allowed:g}). "
+        "en": "The run stopped at its {limit} limit ({used} of {allowed}). "
         "What it spent was recorded.",
     },
     "session_cost": {
-        "pt": "Esta conversa: {runs} execuções · {cost}",
-        "en": "This conversation: {runs} runs · {cost}",
+        "pt": "Esta conversa: {n} execuções · {cost}",
+        "en": "This conversation: {n} runs · {cost}",
+    },
+    "session_cost_one": {
+        "pt": "Esta conversa: 1 execução · {cost}",
+        "en": "This conversation: 1 run · {cost}",
     },
     "db_away_chat": {
         "pt": "A conversa segue aberta: o que você perguntar agora é respondido e gravado nela "
@@ -154,16 +179,28 @@ TEXTS: dict[str, dict[str, str]] = {
         "pt": "{n} execuções com preço desconhecido",
         "en": "{n} runs with an unknown price",
     },
+    "usage_unknown_one": {
+        "pt": "1 execução com preço desconhecido",
+        "en": "1 run with an unknown price",
+    },
     "plan_cost": {"pt": "Custo do plano: {cost}", "en": "Plan cost: {cost}"},
     "offline_label": {"pt": "analista offline", "en": "offline analyst"},
     "verdict_approved": {"pt": "Aprovada pelo guardrail", "en": "Approved by the guardrail"},
     "verdict_approved_after": {
-        "pt": "Aprovada após {n} devolução(ões)",
-        "en": "Approved after {n} send-back(s)",
+        "pt": "Aprovada após {n} devoluções",
+        "en": "Approved after {n} send-backs",
+    },
+    "verdict_approved_after_one": {
+        "pt": "Aprovada após 1 devolução",
+        "en": "Approved after 1 send-back",
     },
     "verdict_rejected": {
         "pt": "Reprovada após {n} tentativas",
         "en": "Rejected after {n} attempts",
+    },
+    "verdict_rejected_one": {
+        "pt": "Reprovada após 1 tentativa",
+        "en": "Rejected after 1 attempt",
     },
     "verdict_unreviewed": {"pt": "Sem revisão do guardrail", "en": "Not reviewed"},
     "turn_cost": {
@@ -247,6 +284,26 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Montreal Protocol gases (apart)",
     },
     "calc_how": {"pt": "Como foi calculado", "en": "How it was computed"},
+    "calc_period_blend": {
+        "pt": "Período {period}: {blend}, a mistura obrigatória em vigor. O chat, quando a "
+        "pergunta não diz o ano, calcula o mesmo combustível para {year} ({chat}): por isso "
+        "os resultados diferem.",
+        "en": "Period {period}: {blend}, the mandatory blend in force. The chat, when the "
+        "question names no year, computes the same fuel for {year} ({chat}): that is why the "
+        "results differ.",
+    },
+    "calc_period_blend_help": {
+        "pt": "O teor de biodiesel no diesel B e o de etanol anidro na gasolina C mudam por "
+        "resolução do CNPE; cada período usa o que estava em vigor nele.",
+        "en": "The biodiesel share of diesel B and the anhydrous ethanol share of gasoline C "
+        "change by CNPE resolution; each period uses the one in force in it.",
+    },
+    "calc_period_factors": {
+        "pt": "Período {period}: os fatores em vigor nele não são os de {year}, o ano que o "
+        "chat usa quando a pergunta não diz o ano; por isso os resultados diferem.",
+        "en": "Period {period}: the factors in force in it are not {year}'s, the year the chat "
+        "uses when the question names none; that is why the results differ.",
+    },
     "calc_factors": {"pt": "Fatores usados", "en": "Factors used"},
     "calc_add": {"pt": "Adicionar ao inventário aberto", "en": "Add to the open inventory"},
     "calc_added": {
@@ -270,6 +327,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "fac_user": {"pt": "seu arquivo", "en": "your file"},
     "fac_library": {"pt": "biblioteca", "en": "library"},
     "fac_none": {"pt": "Nenhum fator usado.", "en": "No factor used."},
+    "fac_since": {"pt": "desde {start}", "en": "from {start}"},
+    "fac_until": {"pt": "até {end}", "en": "until {end}"},
     "inv_factors": {
         "pt": "Fatores de emissão ({n} usados)",
         "en": "Emission factors ({n} used)",
@@ -300,6 +359,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "inv_upload": {"pt": "Planilha do inventário", "en": "Inventory spreadsheet"},
     "inv_sample": {"pt": "Usar o inventário de exemplo", "en": "Use the sample inventory"},
     "inv_sheets": {"pt": "Abas a analisar", "en": "Sheets to analyse"},
+    "inv_sheets_help": {
+        "pt": "Vêm marcadas as abas em que há uma tabela; uma capa ou aba de instruções fica "
+        "de fora.",
+        "en": "The sheets with a table come ticked; a cover or instructions sheet is left out.",
+    },
     "inv_gwp": {"pt": "Conjunto de GWP (IPCC)", "en": "GWP set (IPCC)"},
     # Wherever the default set is stated, so is why another may be the right one.
     "inv_gwp_help": {
@@ -357,6 +421,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "chart_year": {"pt": "Ano", "en": "Year"},
     "chart_change": {"pt": "Variação", "en": "Change"},
     "chart_cumulative": {"pt": "Acumulado", "en": "Cumulative"},
+    # a row the workbook left without a value (no gas, no facility): said in the language
+    "chart_unknown": {"pt": "(não informado)", "en": "(not stated)"},
+    "chart_rank": {"pt": "Posição", "en": "Rank"},
     "field_scope": {"pt": "Escopo", "en": "Scope"},
     "field_gas": {"pt": "Gás", "en": "Gas"},
     "field_category": {"pt": "Categoria", "en": "Category"},
@@ -411,6 +478,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "inv_gwp_stated": {"pt": "GWP: {gwp}", "en": "GWP: {gwp}"},
     "inv_scope2_location": {"pt": "Escopo 2 (localização)", "en": "Scope 2 (location-based)"},
+    "inv_scope_unknown": {
+        "pt": "{value} t CO2e em linhas sem escopo informado (no total, em nenhum escopo).",
+        "en": "{value} t CO2e in rows with no scope stated (in the total, in no scope).",
+    },
     "inv_scope2_market": {
         "pt": "Escopo 2 (escolha de compra)",
         "en": "Scope 2 (market-based)",
@@ -450,10 +521,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "pt": "Nenhuma aba com emissões para conferir.",
         "en": "No sheet with emissions to check.",
     },
-    "rec_reconciled": {"pt": "✅ Conferido", "en": "✅ Reconciled"},
-    "rec_unverified": {"pt": "⚪ Sem conferência", "en": "⚪ Unverified"},
-    "rec_ambiguous": {"pt": "⚠️ Unidade ambígua", "en": "⚠️ Ambiguous unit"},
-    "rec_conflict": {"pt": "❌ Conflito", "en": "❌ Conflict"},
+    # A status in a table cell: a symbol every system font has (no emoji: Debian's Chromium
+    # draws those as empty boxes) and always its word.
+    "rec_reconciled": {"pt": "✓ Conferido", "en": "✓ Reconciled"},
+    "rec_unverified": {"pt": "○ Sem conferência", "en": "○ Unverified"},
+    "rec_ambiguous": {"pt": "⚠ Unidade ambígua", "en": "⚠ Ambiguous unit"},
+    "rec_conflict": {"pt": "✗ Conflito", "en": "✗ Conflict"},
     # inventory: what was read, per sheet, and the unit the user chooses
     "inv_read": {"pt": "O que foi lido", "en": "What was read"},
     "col_unit": {"pt": "Unidade das emissões", "en": "Emissions unit"},
@@ -503,6 +576,38 @@ TEXTS: dict[str, dict[str, str]] = {
     "map_emission_factor": {"pt": "Fator de emissão", "en": "Emission factor"},
     "map_scope2_method": {"pt": "Método do Escopo 2", "en": "Scope 2 method"},
     "map_code": {"pt": "Código", "en": "Code"},
+    # the canonical table's own columns, beside the mapped fields above
+    "canon_sheet": {"pt": "Aba", "en": "Sheet"},
+    "canon_row": {"pt": "Linha", "en": "Row"},
+    "canon_reporting": {"pt": "No total?", "en": "In the total?"},
+    "canon_memo_tco2e": {"pt": "À parte (t CO2e)", "en": "Apart (t CO2e)"},
+    "canon_gwp": {"pt": "GWP aplicado", "en": "GWP applied"},
+    "canon_basis": {"pt": "Origem do número", "en": "Where the number comes from"},
+    "canon_activity": {"pt": "Atividade (fator)", "en": "Activity (factor)"},
+    "canon_reported_tco2e": {
+        "pt": "Informado na planilha (t CO2e)",
+        "en": "Stated in the workbook (t CO2e)",
+    },
+    "canon_value_inventory": {"pt": "sim", "en": "yes"},
+    "canon_value_biogenic": {
+        "pt": "não: CO2 biogênico, à parte",
+        "en": "no: biogenic CO2, reported apart",
+    },
+    "canon_value_montreal": {
+        "pt": "não: gás do Protocolo de Montreal, à parte",
+        "en": "no: Montreal Protocol gas, reported apart",
+    },
+    "canon_value_scope2_market": {
+        "pt": "não: Escopo 2 por mercado, ao lado do de localização",
+        "en": "no: market-based Scope 2, beside the location-based",
+    },
+    "canon_value_computed": {
+        "pt": "calculado (dado de atividade × fator)",
+        "en": "computed (activity × factor)",
+    },
+    "canon_value_reported": {"pt": "da planilha", "en": "from the workbook"},
+    "canon_value_location": {"pt": "baseado na localização", "en": "location-based"},
+    "canon_value_market": {"pt": "baseado em mercado", "en": "market-based"},
     "col_status": {"pt": "Situação", "en": "Status"},
     "col_stated": {"pt": "Planilha (t CO2e)", "en": "Stated (t CO2e)"},
     "col_computed": {"pt": "Calculado (t CO2e)", "en": "Computed (t CO2e)"},
@@ -532,9 +637,9 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "auth_local_mode": {
         "pt": "Modo local de um só usuário: sem login, todos que abrem este endereço são o "
-        "mesmo usuário. Configure `[auth]` nos secrets para ativar o login.",
+        "mesmo usuário.",
         "en": "Single-user local mode: no sign-in, everyone who opens this address is the "
-        "same user. Configure `[auth]` in the secrets to turn sign-in on.",
+        "same user.",
     },
     "inv_plan": {"pt": "Plano de melhoria", "en": "Improvement plan"},
     "inv_run_going": {"pt": "em andamento", "en": "still running"},
@@ -604,6 +709,43 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Cost unknown (not on the curve): {names}.",
     },
     "pc_path": {"pt": "Meta e trajetória", "en": "Target and trajectory"},
+    # the plan card's tabs, and what its action table says about its rows
+    "pc_tab_summary": {"pt": "Resumo", "en": "Summary"},
+    "pc_tab_actions": {"pt": "Ações", "en": "Actions"},
+    "pc_tab_macc": {"pt": "MACC", "en": "MACC"},
+    "pc_tab_target": {"pt": "Meta", "en": "Target"},
+    "pc_tab_sbce": {"pt": "SBCE", "en": "SBCE"},
+    "pc_tab_whatif": {"pt": "E se", "en": "What if"},
+    "pc_moved": {
+        "pt": "O que este trecho citava das ações calculadas está nas abas acima: {tabs}.",
+        "en": "What this part quoted from the computed actions is in the tabs above: {tabs}.",
+    },
+    "pc_whatif_none": {
+        "pt": "Nada a simular aqui: o E se precisa das ações do plano e do inventário analisado.",
+        "en": "Nothing to simulate here: What if needs the plan's actions and the inventory "
+        "analysed.",
+    },
+    "pc_row": {"pt": "linha {row}", "en": "row {row}"},
+    "pc_rows_more": {"pt": "+{n} linhas", "en": "+{n} rows"},
+    "pc_rows_one_more": {"pt": "+1 linha", "en": "+1 row"},
+    "pc_rows_help": {
+        "pt": "A primeira linha do inventário de cada ação; todas estão em «{all}», abaixo.",
+        "en": "Each action's first inventory row; every one is under “{all}”, below.",
+    },
+    "pc_rows_all": {
+        "pt": "Linhas do inventário de cada ação ({n})",
+        "en": "Inventory rows of each action ({n})",
+    },
+    "pc_rows_measure": {"pt": "Medida", "en": "Measure"},
+    "pc_rows_row": {
+        "pt": "Linha do inventário (fonte · unidade · gás)",
+        "en": "Inventory row (source · facility · gas)",
+    },
+    "pc_scroll": {
+        "pt": "A coluna da medida fica fixa: role a tabela para o lado para ver o prazo e o KPI.",
+        "en": "The measure column stays put: scroll the table sideways for the deadline and "
+        "the KPI.",
+    },
     "pc_no_actions": {
         "pt": "Este plano foi salvo sem ações calculadas.",
         "en": "This plan was saved without computed actions.",
@@ -698,17 +840,6 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "whatif_scope3": {"pt": "Escopo 3", "en": "Scope 3"},
     "whatif_total": {"pt": "Total do inventário", "en": "Inventory total"},
-    "whatif_market_apart": {
-        "pt": "O total usa o escopo 2 por localização; o de escolha de compra é mostrado à "
-        "parte e nunca somado.",
-        "en": "The total uses location-based Scope 2; market-based is shown apart, never added.",
-    },
-    "whatif_market_baseline": {
-        "pt": "O inventário não traz o escopo 2 por escolha de compra: sem instrumentos "
-        "contratuais, ele parte do mesmo valor da localização.",
-        "en": "The inventory has no market-based Scope 2: with no contractual instruments it "
-        "starts from the location-based figure.",
-    },
     "whatif_biogenic": {
         "pt": "CO2 biogênico acrescentado, fora dos escopos: {value} t.",
         "en": "Biogenic CO2 added, outside the scopes: {value} t.",
@@ -820,15 +951,61 @@ TEXTS: dict[str, dict[str, str]] = {
         "pt": "Sem chave de API: o app usa o analista offline.",
         "en": "No API key: the app uses the offline analyst.",
     },
+    # what only whoever runs the app acts on: shown on Settings, never in every sidebar
+    "set_admin": {"pt": "Administração do app", "en": "Running the app"},
+    "set_admin_key": {
+        "pt": "Defina GEMINI_API_KEY para usar o Gemini.",
+        "en": "Set GEMINI_API_KEY to use Gemini.",
+    },
+    "set_admin_auth": {
+        "pt": "Login desligado: configure `[auth]` nos secrets para ativá-lo (docs/deploy.md).",
+        "en": "Sign-in is off: configure `[auth]` in the secrets to turn it on (docs/deploy.md).",
+    },
 }
 
 
 def language() -> str:
-    return st.session_state.get(_KEY, "pt")
+    """The interface language: the one chosen in this browser session, else the one kept in
+    the user's profile (read once per session and user), else Portuguese."""
+    context = st.session_state.get(_CONTEXT)
+    user = getattr(context, "user", None)
+    fresh = user is not None and st.session_state.get(_KEY_USER) != str(user.id)
+    if fresh and context.store is not None:  # with the database away, read it once back
+        st.session_state[_KEY_USER] = str(user.id)
+        kept = profile.language(_workspace(context))
+        if kept is not None:
+            st.session_state[_KEY] = kept
+    chosen = st.session_state.get(_KEY)
+    return chosen if chosen in LANGUAGES else "pt"
 
 
 def set_language(code: str) -> None:
-    st.session_state[_KEY] = code if code in LANGUAGES else "pt"
+    """Switch the interface language and keep it in the user's profile, so a new browser
+    session opens in it; with the database away it holds for this session only."""
+    chosen = code if code in LANGUAGES else "pt"
+    st.session_state[_KEY] = chosen
+    context = st.session_state.get(_CONTEXT)
+    if context is None or context.store is None or context.user is None:
+        return
+    st.session_state[_KEY_USER] = str(context.user.id)
+    # With the database away the choice holds for this session; the profile keeps the last.
+    with contextlib.suppress(StoreError):
+        profile.set_language(_workspace(context), chosen)
+
+
+def _workspace(context: AppContext) -> Workspace:
+    return Workspace(context.store, context.user, context.outbox)
+
+
+def date_format() -> str:
+    """The ``format`` of ``st.date_input`` in the interface language: DD/MM/YYYY in
+    Portuguese, YYYY-MM-DD in English."""
+    return "DD/MM/YYYY" if language() == "pt" else "YYYY-MM-DD"
+
+
+def day_format() -> str:
+    """A day as ``strftime`` writes it in the interface language (15/06/2024, 2024-06-15)."""
+    return "%d/%m/%Y" if language() == "pt" else "%Y-%m-%d"
 
 
 def number(value: float | None, decimals: int = 1) -> str:
@@ -839,6 +1016,13 @@ def number(value: float | None, decimals: int = 1) -> str:
 def t(key: str, **values: object) -> str:
     text = TEXTS[key][language()]
     return text.format(**values) if values else text
+
+
+def tn(key: str, n: int, **values: object) -> str:
+    """``t`` for a count: '1 execução' / '2 execuções' ('1 run' / '2 runs'). One takes the
+    ``key + '_one'`` entry where there is one; the count reads in the language's notation."""
+    one = f"{key}_one"
+    return t(one if n == 1 and one in TEXTS else key, n=number(n, 0), **values)
 
 
 def field_name(mapped: str | None) -> str:

@@ -1,6 +1,10 @@
-"""The improvement plan as a card: the three sections, sanitized, then the actions computed
-for it (their summary and table, the MACC, the target path, the SBCE readiness), and its
-exports, built when their button is clicked.
+"""The improvement plan as a card. Without computed actions: its three sections, sanitized.
+With them: tabs, each piece shown once (Summary · Actions · MACC · Target · SBCE · What if):
+the three sections, less the computed blocks a plan quotes word for word (its action table,
+target path, SBCE text), with the actions' summary; the action table, its measure column
+pinned and each action's rows summed up as the first one and "+N rows" (every row in an
+expander below); the MACC; the target path; the SBCE readiness; the what-if the page hands
+in. Then its exports, built when their button is clicked.
 
 Every text from the plan or its actions is untrusted (model and spreadsheet text): Markdown
 goes through ``sanitize``; table cells are data in ``st.dataframe``, never HTML.
@@ -10,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Sequence
 from functools import partial
 
 import pandas as pd
@@ -20,18 +25,30 @@ from application.exports.actions import action_table_rows
 from application.exports.labels import marked_text, unverified_note
 from application.history import PlanEntry, PlanTotals, compare_plans
 from application.plan_charts import macc_chart, macc_data, macc_unknown, measure_name, path_chart
-from application.safe_text import csv_safe_frame, sanitize
+from application.safe_text import csv_safe, csv_safe_frame, sanitize
 from components.i18n import language, number, t
 from components.sbce import reading_notice, sbce_readiness
 from engine import AekoImprovementPlan
-from engine.actions.model import PlanActions
+from engine.actions.model import Action, PlanActions
 from engine.inventory.notice import Reading
 from engine.protocol import PLAN_HEADINGS, plan_title
 
-# The words of this card and of the plan comparison (pages/history.py), pt and en.
-
-
 _DOLLAR = re.compile(r"(?<!\\)\$")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+# The card's tabs, in order (their labels are these keys in components.i18n).
+TABS = (
+    "pc_tab_summary",
+    "pc_tab_actions",
+    "pc_tab_macc",
+    "pc_tab_target",
+    "pc_tab_sbce",
+    "pc_tab_whatif",
+)
+# The action table's columns, by position (engine.actions.render.actions_table writes them).
+_MEASURE, _ROWS = 0, 1
+_FIGURES = range(3, 8)  # baseline, reduction, capex, Δ opex, R$/t: right-aligned
+_WIDTHS = (200, 240, 70, 100, 130, 100, 110, 90, 120, 200, 300)
 
 
 def safe_markdown(text: str) -> str:
@@ -46,41 +63,114 @@ def plan_card(
     *,
     key: str = "",
     reading: Reading | None = None,
+    what_if: Callable[[], None] | None = None,
 ) -> None:
-    """The plan's three sections and, when given, its computed ``actions``. ``key`` tells
-    two cards on one page apart (their charts and tables are widgets). ``reading`` (how the
-    inventory stood when it was analysed): one that is not reconciled is said first."""
+    """The plan's three sections and, when given, its computed ``actions``, in tabs.
+    ``key`` tells two cards on one page apart (their tabs, charts and tables are widgets).
+    ``reading`` (how the inventory stood when it was analysed): one that is not reconciled
+    is said first, above the tabs. ``what_if`` draws the What if tab (the page's, since it
+    needs the inventory and the store)."""
     lang = "en" if language() == "en" else "pt"
     with st.container(border=True):
         reading_notice(reading)
         note = unverified_note(plan, lang)
         if note:
             st.warning(safe_markdown(note), icon=":material/help:")
-        for field in PLAN_HEADINGS:
-            st.markdown(f"#### {plan_title(field, language())}")
-            st.markdown(safe_markdown(marked_text(plan, getattr(plan, field), lang)))
-        if actions is not None:
-            actions_view(actions, key=key or str(plan.id or "plan"), reading=reading)
+        if actions is None:
+            plan_sections(plan)
+            return
+        key = key or str(plan.id or "plan")
+        summary, table, curve, target, sbce, explore = st.tabs(
+            [t(name) for name in TABS], key=f"plan-tabs-{key}"
+        )
+        with summary:
+            plan_sections(plan, computed_blocks(actions))
+            actions_summary(actions)
+        with table:
+            st.markdown(f"#### {t('pc_actions')}")
+            actions_table(actions, key=key)
+        with curve:
+            st.markdown(f"#### {t('pc_macc')}")
+            macc(actions, key=key)
+        with target:
+            st.markdown(f"#### {t('pc_path')}")
+            target_view(actions, key=key)
+        with sbce:
+            st.markdown(f"#### {t('sbce_title')}")
+            sbce_readiness(actions.installations)  # the reading is said above the tabs
+        with explore:
+            if what_if is None or not actions.actions:
+                st.caption(t("pc_whatif_none"))
+            else:
+                what_if()
 
 
-def actions_view(actions: PlanActions, *, key: str, reading: Reading | None = None) -> None:
-    """Summary, action table, MACC, target path (when there is a target), SBCE readiness."""
-    from engine.actions.render import path_text
+def plan_sections(plan: AekoImprovementPlan, computed: dict[str, str] | None = None) -> None:
+    """The three sections under their headings. A block (a paragraph, a list, a table) that
+    is one of the ``computed`` ones (see ``computed_blocks``) is left out, and the section
+    says in which tab it is: the plan quotes them, and the tabs show them already."""
+    lang = "en" if language() == "en" else "pt"
+    for field in PLAN_HEADINGS:
+        st.markdown(f"#### {plan_title(field, language())}")
+        kept, moved = _without_computed(getattr(plan, field), computed or {})
+        if kept:
+            st.markdown(safe_markdown(marked_text(plan, kept, lang)))
+        if moved:
+            tabs = " · ".join(t(tab) for tab in TABS if tab in moved)
+            st.caption(t("pc_moved", tabs=tabs))
 
-    lang = language()
-    st.markdown(f"#### {t('pc_actions')}")
-    actions_summary(actions)
-    actions_table(actions, key=key)
-    if actions.actions:
-        st.markdown(f"#### {t('pc_macc')}")
-        macc(actions, key=key)
-    if actions.target is not None:
-        st.markdown(f"#### {t('pc_path')}")
-        if actions.path:
-            st.altair_chart(path_chart(actions, lang), width="stretch", key=f"path-{key}")
-        st.markdown(safe_markdown(path_text(actions, lang)))
-    st.markdown(f"#### {t('sbce_title')}")
-    sbce_readiness(actions.installations, reading=reading)
+
+def computed_blocks(actions: PlanActions) -> dict[str, str]:
+    """Each block of the texts the tabs show (in both languages: a plan may be in either),
+    whitespace collapsed, with the tab that shows it; a table also by its header line,
+    since a plan may quote a computed table with a cell changed."""
+    from engine.actions.render import actions_table, path_text, sbce_text, summary_text
+
+    blocks: dict[str, str] = {}
+    for lang in ("pt", "en"):
+        for text, tab in (
+            (summary_text(actions, lang), "pc_tab_summary"),
+            (actions_table(actions, lang), "pc_tab_actions"),
+            (path_text(actions, lang), "pc_tab_target"),
+            (sbce_text(actions.installations, lang), "pc_tab_sbce"),
+        ):
+            for block in _blocks(text):
+                blocks.setdefault(_flat(block), tab)
+                if _is_table(block):
+                    blocks.setdefault(_table_key(block), tab)
+    return blocks
+
+
+def _without_computed(text: str, computed: dict[str, str]) -> tuple[str, set[str]]:
+    """``text`` less its computed blocks, and the tabs those are in (the summary's own tab,
+    where the summary follows the sections, is not named)."""
+    kept, moved = [], set()
+    for block in _blocks(text or ""):
+        tab = computed.get(_flat(block))
+        if tab is None and _is_table(block):
+            tab = computed.get(_table_key(block))
+        if tab is None:
+            kept.append(block)
+        elif tab != "pc_tab_summary":
+            moved.add(tab)
+    return "\n\n".join(kept), moved
+
+
+def _blocks(text: str) -> list[str]:
+    return [block.strip() for block in _BLANK_LINE.split(text) if block.strip()]
+
+
+def _flat(block: str) -> str:
+    return " ".join(block.split())
+
+
+def _is_table(block: str) -> bool:
+    lines = block.splitlines()
+    return len(lines) >= 2 and lines[0].lstrip().startswith("|") and "---" in lines[1]
+
+
+def _table_key(block: str) -> str:
+    return "table: " + _flat(block.splitlines()[0])
 
 
 def actions_summary(actions: PlanActions) -> None:
@@ -91,11 +181,78 @@ def actions_summary(actions: PlanActions) -> None:
 
 def actions_table(actions: PlanActions, *, key: str) -> None:
     """The action table the exports print, as a data frame (its cells are text: numbers
-    already written as the interface language writes them)."""
-    header, rows = action_table_rows(actions, language())
-    if rows:
-        frame = pd.DataFrame(rows, columns=_unique(header))
-        st.dataframe(csv_safe_frame(frame), hide_index=True, width="stretch", key=f"actions-{key}")
+    already written as the interface language writes them), with its measure column pinned
+    and each action's rows as the first one and "+N rows"; every row in an expander below."""
+    from engine.actions.render import actions_table as table_text
+
+    lang = language()
+    header, rows = action_table_rows(actions, lang)
+    if not rows:
+        return
+    columns = _unique(header)
+    entries = [row_entries(action) for action in actions.actions]
+    for row, shown in zip(rows, entries, strict=True):
+        row[_ROWS] = rows_cell(shown)
+    every = t("pc_rows_all", n=sum(len(shown) for shown in entries))
+    # Keyed by the names shown (a position would count the hidden index first).
+    names = [csv_safe(name) for name in columns]
+    config = {
+        name: st.column_config.Column(
+            width=width, alignment="right" if position in _FIGURES else None
+        )
+        for position, (name, width) in enumerate(zip(names, _WIDTHS, strict=False))
+    }
+    config[names[_MEASURE]] = st.column_config.Column(width=_WIDTHS[_MEASURE], pinned=True)
+    config[names[_ROWS]] = st.column_config.Column(
+        width=_WIDTHS[_ROWS], help=t("pc_rows_help", all=every)
+    )
+    st.dataframe(
+        csv_safe_frame(pd.DataFrame(rows, columns=columns)),
+        hide_index=True,
+        width="stretch",
+        column_config=config,
+        key=f"actions-{key}",
+    )
+    note = _blocks(table_text(actions, lang))[-1]  # what a negative Δ opex and R$/t mean
+    st.caption(f"{safe_markdown(note)} {t('pc_scroll')}")
+    with st.expander(every, icon=":material/table_rows:"):
+        listed = [
+            {t("pc_rows_measure"): name, t("pc_rows_row"): entry}
+            for name, shown in zip((row[_MEASURE] for row in rows), entries, strict=True)
+            for entry in shown
+        ]
+        st.dataframe(
+            csv_safe_frame(pd.DataFrame(listed)),
+            hide_index=True,
+            width="stretch",
+            key=f"action-rows-{key}",
+        )
+
+
+def row_entries(action: Action) -> list[str]:
+    """The action's inventory rows as the table lists them: one entry per source and
+    facility ("source · facility · gases"), the gases of its rows together."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for ref in action.rows:
+        source = ref.source or f"{ref.sheet}, {t('pc_row', row=ref.row)}"
+        gases = grouped.setdefault((source, ref.facility), [])
+        if ref.gas and ref.gas not in gases:
+            gases.append(ref.gas)
+    return [
+        " · ".join(part for part in (source, facility, ", ".join(gases)) if part)
+        for (source, facility), gases in grouped.items()
+    ]
+
+
+def rows_cell(entries: Sequence[str]) -> str:
+    """The first entry, and how many more: "Caldeira · Fábrica · CO2 +5 linhas"."""
+    if not entries:
+        return ""
+    more = len(entries) - 1
+    if more == 0:
+        return entries[0]
+    words = t("pc_rows_one_more") if more == 1 else t("pc_rows_more", n=more)
+    return f"{entries[0]} {words}"
 
 
 def macc(actions: PlanActions, *, key: str) -> None:
@@ -107,6 +264,17 @@ def macc(actions: PlanActions, *, key: str) -> None:
     unknown = [measure_name(a, lang) for a in macc_unknown(actions)]
     if unknown:
         st.caption(safe_markdown(t("pc_unknown", names="; ".join(unknown))))
+
+
+def target_view(actions: PlanActions, *, key: str) -> None:
+    """The path chart (when one was computed) and the target's text with its table; "no
+    target set" when there is none."""
+    from engine.actions.render import path_text
+
+    lang = language()
+    if actions.target is not None and actions.path:
+        st.altair_chart(path_chart(actions, lang), width="stretch", key=f"path-{key}")
+    st.markdown(safe_markdown(path_text(actions, lang)))
 
 
 def totals_line(totals: PlanTotals | None) -> str:

@@ -53,7 +53,7 @@ def _target(inventory: Inventory, digest: str) -> TargetChoice | None:
     )
     percent = pct_col.number_input(
         t("plan_percent"), 0.1, 100.0, float(min(suggested.percent, 100.0)), step=0.1,
-        key=f"target-pct-{digest}", help=t("plan_target_help"),
+        format="%.1f", key=f"target-pct-{digest}", help=t("plan_target_help"),
     )  # fmt: skip
     market = inventory.scope2_market_tco2e is not None and st.toggle(
         t("plan_target_market"), value=False, key=f"target-market-{digest}",

@@ -14,6 +14,7 @@ import streamlit as st
 
 from application.safe_text import csv_safe_frame, sanitize
 from components.i18n import TEXTS, number, t
+from components.tables import localized, numeric
 from engine.inventory import Inventory
 from engine.inventory.reconcile import SheetCheck
 
@@ -73,7 +74,7 @@ def show_status(inventory: Inventory) -> None:
 
 
 def status_label(status: str) -> str:
-    """A sheet's status as an icon and a word ("✅ Conferido"), never an icon alone."""
+    """A sheet's status as a symbol and a word ("✓ Conferido"), never a symbol alone."""
     return t(f"rec_{status}") if f"rec_{status}" in TEXTS else t("rec_unverified")
 
 
@@ -96,11 +97,27 @@ def read_table(inventory: Inventory, lang: str) -> pd.DataFrame:
         unit, where = _emission_units(check, lang)
         rows.append(
             dict(zip(columns, [sanitize(check.sheet), status_label(check.status),
-                               sanitize(unit), sanitize(where), number(check.rows, 0),
-                               _amount(check.computed_tco2e), _amount(check.stated_tco2e)],
+                               sanitize(unit), sanitize(where), check.rows,
+                               check.computed_tco2e, check.stated_tco2e],
                      strict=True))
         )  # fmt: skip
-    return pd.DataFrame(rows, columns=columns)
+    return _numbers(pd.DataFrame(rows, columns=columns), _READ_DECIMALS)
+
+
+# The numeric columns of the tables here and their decimals: numbers, so they sort as such,
+# shown in the language's notation (``components.tables.localized``).
+_READ_DECIMALS = {"col_rows_read": 0, "col_computed": 1, "col_stated": 1}
+_TABLE_DECIMALS = {"col_stated": 1, "col_computed": 1}
+
+
+def _numbers(frame: pd.DataFrame, decimals: dict[str, int]) -> pd.DataFrame:
+    for key in decimals:
+        frame[t(key)] = numeric(frame[t(key)])
+    return frame
+
+
+def _places(decimals: dict[str, int]) -> dict[str, int]:
+    return {t(key): places for key, places in decimals.items()}
 
 
 def show_read(inventory: Inventory, lang: str) -> None:
@@ -108,7 +125,7 @@ def show_read(inventory: Inventory, lang: str) -> None:
         st.caption(t("inv_no_reconciliation"))
         return
     st.dataframe(
-        csv_safe_frame(read_table(inventory, lang)),
+        localized(csv_safe_frame(read_table(inventory, lang)), _places(_READ_DECIMALS)),
         hide_index=True,
         width="stretch",
         column_config={t("col_unit_where"): st.column_config.TextColumn(width="large")},
@@ -138,14 +155,15 @@ def show_conflicts_in_mapping(inventory: Inventory, lang: str) -> None:
 
 
 def table(inventory: Inventory, lang: str) -> pd.DataFrame:
-    """One row per sheet: status (a text symbol), stated and computed t CO2e, the sentence."""
-    return pd.DataFrame(
+    """One row per sheet: status (a symbol and a word), stated and computed t CO2e, the
+    sentence."""
+    frame = pd.DataFrame(
         [
             {
                 t("col_sheet"): sanitize(check.sheet),
                 t("col_status"): status_label(check.status),
-                t("col_stated"): _amount(check.stated_tco2e),
-                t("col_computed"): _amount(check.computed_tco2e),
+                t("col_stated"): check.stated_tco2e,
+                t("col_computed"): check.computed_tco2e,
                 t("col_detail"): sanitize(check.message(lang)),
             }
             for check in inventory.reconciliation
@@ -153,6 +171,7 @@ def table(inventory: Inventory, lang: str) -> pd.DataFrame:
         columns=[t("col_sheet"), t("col_status"), t("col_stated"), t("col_computed"),
                  t("col_detail")],
     )  # fmt: skip
+    return _numbers(frame, _TABLE_DECIMALS)
 
 
 def show_table(inventory: Inventory, lang: str) -> None:
@@ -160,11 +179,11 @@ def show_table(inventory: Inventory, lang: str) -> None:
         st.write(t("inv_no_reconciliation"))
         return
     st.dataframe(
-        csv_safe_frame(table(inventory, lang)),
+        localized(csv_safe_frame(table(inventory, lang)), _places(_TABLE_DECIMALS)),
         hide_index=True,
         column_config={
-            t("col_stated"): st.column_config.TextColumn(width="small"),
-            t("col_computed"): st.column_config.TextColumn(width="small"),
+            t("col_stated"): st.column_config.NumberColumn(width="small"),
+            t("col_computed"): st.column_config.NumberColumn(width="small"),
             t("col_detail"): st.column_config.TextColumn(width="large"),
         },
     )

@@ -1,5 +1,6 @@
 """Each installation against the SBCE's thresholds (Lei 15.042/2024), on the inventory page
-and with the plan."""
+and in the plan card's SBCE tab (whose card says the reading above its tabs, so the tab
+does not say it again)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ import pandas as pd
 import streamlit as st
 
 from application.safe_text import csv_safe_frame, sanitize
-from components.i18n import language, number, t
+from components.i18n import language, t
+from components.tables import localized
 from engine.actions.model import Installation
 from engine.inventory.notice import Reading
 
-_ICON = {"below": "🟢", "monitoring": "🟡", "allowances": "🔴"}
+# A symbol every system font has (emoji are empty boxes in Debian's Chromium), beside the
+# obligation in words: the fuller the circle, the more the law asks.
+_ICON = {"below": "○", "monitoring": "◐", "allowances": "●"}
 
 
 def reading_notice(reading: Reading | None) -> None:
@@ -26,7 +30,8 @@ def reading_notice(reading: Reading | None) -> None:
 
 def sbce_readiness(installations: Sequence[Installation], reading: Reading | None = None) -> None:
     """Each installation's Scope 1 against the thresholds; an inventory that is not
-    reconciled (``reading``) is said to be so first, since the thresholds read its figures."""
+    reconciled (``reading``, when given) is said to be so first, since the thresholds read
+    its figures."""
     reading_notice(reading)
     if not installations:
         st.caption(t("sbce_none"))
@@ -34,13 +39,16 @@ def sbce_readiness(installations: Sequence[Installation], reading: Reading | Non
     rows = [
         {
             t("sbce_facility"): sanitize(item.facility),
-            t("sbce_scope1"): number(item.scope1_tco2e),
+            t("sbce_scope1"): item.scope1_tco2e,  # a number: the column sorts as numbers
             t("sbce_status"): f"{_ICON[item.status]} {t('sbce_' + item.status)}",
             t("sbce_near"): t("sbce_near_" + item.near) if item.near else "",
         }
         for item in installations
     ]
-    st.dataframe(csv_safe_frame(pd.DataFrame(rows)), hide_index=True, width="stretch")
+    frame = pd.DataFrame(rows).astype({t("sbce_scope1"): float})
+    st.dataframe(
+        localized(csv_safe_frame(frame), {t("sbce_scope1"): 1}), hide_index=True, width="stretch"
+    )
     flagged = [item for item in installations if item.near]
     for item in flagged:
         st.warning(

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from application.safe_text import sanitize
-from components.i18n import t
+from components.i18n import language, t
 from engine import AekoSource
 
 _ICONS = {"knowledge": ":material/menu_book:", "inventory": ":material/table_chart:",
@@ -18,8 +18,9 @@ _ICONS = {"knowledge": ":material/menu_book:", "inventory": ":material/table_cha
 
 
 def source_line(source: AekoSource) -> str:
-    label = sanitize(source.label)
-    cited = sanitize(source.citation)
+    lang = language()
+    label = sanitize(source.label_in(lang))
+    cited = sanitize(source.citation_in(lang))
     tail = f" — {cited}" if cited and cited != label else ""
     return f"- {_ICONS.get(source.kind, '')} {label}{tail}"
 

@@ -11,7 +11,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from application.safe_stream import safe_stream
 from application.safe_text import sanitize
-from components.i18n import number, t
+from components.i18n import number, t, tn
 from engine import (
     AekoError,
     AekoMessageResponse,
@@ -31,6 +31,17 @@ from engine import (
 from engine.offline import OFFLINE_MODEL_NAME
 
 _TOOL_PREVIEW = 1_500
+
+
+# The engine's agent names are its API (the aeko SDK's README spells the inventory analyst
+# "Análista de inventários", and stored runs carry it); the trail writes them as Portuguese
+# does.
+_SPELLED = {"Análista de inventários": "Analista de inventários"}
+
+
+def agent_label(name: str) -> str:
+    """An agent's name as the trail shows it: spelled right, and never markup."""
+    return sanitize(_SPELLED.get(name, name))
 
 
 def model_display_name(model: str) -> str:
@@ -62,7 +73,7 @@ def run_with_trail(items: Iterable[object]) -> object:
             if isinstance(event, AnswerDelta):
                 answer.show(event, events)
             elif isinstance(event, AgentStarted):
-                status.update(label=f"{sanitize(event.agent)}…")
+                status.update(label=f"{agent_label(event.agent)}…")
             elif isinstance(event, AgentFinished):
                 calls += 1
                 _agent_finished(status, event)
@@ -100,7 +111,7 @@ def run_with_trail(items: Iterable[object]) -> object:
                     )
                 )
             elif isinstance(event, SummaryUpdated):
-                status.info(t("trail_summary", n=event.covered_turns))
+                status.info(tn("trail_summary", event.covered_turns))
             elif isinstance(event, PlanRewriteRequested):
                 status.warning(
                     t(
@@ -112,7 +123,7 @@ def run_with_trail(items: Iterable[object]) -> object:
             elif isinstance(event, RunFinished):
                 seconds = time.perf_counter() - started
                 status.update(
-                    label=t("trail_done", n=calls, seconds=number(seconds, 1)),
+                    label=tn("trail_done", calls, seconds=number(seconds, 1)),
                     state="complete",
                     expanded=False,
                 )
@@ -134,16 +145,16 @@ def _agent_finished(status: DeltaGenerator, event: AgentFinished) -> None:
         "**"
         + t(
             "trail_agent",
-            agent=sanitize(event.agent),
+            agent=agent_label(event.agent),
             model=model_display_name(event.model),
             ms=number(event.duration_ms, 0),
-            tin=event.input_tokens,
-            tout=event.output_tokens,
+            tin=number(event.input_tokens, 0),
+            tout=number(event.output_tokens, 0),
         )
         + "**"
     )
     if event.next_agent:
-        status.caption(t("trail_next", agent=sanitize(event.next_agent)))
+        status.caption(t("trail_next", agent=agent_label(event.next_agent)))
     if event.truncated:
         status.warning(t("answer_truncated"), icon=":material/content_cut:")
 
@@ -209,7 +220,7 @@ def verdict_badge(response: AekoMessageResponse) -> None:
         st.badge(t("verdict_unreviewed"), icon=":material/remove_moderator:", color="gray")
     elif response.approved and response.guardrail_retries:
         st.badge(
-            t("verdict_approved_after", n=response.guardrail_retries),
+            tn("verdict_approved_after", response.guardrail_retries),
             icon=":material/verified_user:",
             color="orange",
         )
@@ -217,12 +228,12 @@ def verdict_badge(response: AekoMessageResponse) -> None:
         st.badge(t("verdict_approved"), icon=":material/verified_user:", color="green")
     else:
         st.badge(
-            t("verdict_rejected", n=response.guardrail_retries + 1),
+            tn("verdict_rejected", response.guardrail_retries + 1),
             icon=":material/gpp_bad:",
             color="red",
         )
 
 
 def cost_text(input_tokens: int, output_tokens: int, cost_usd: float | None) -> str:
-    cost = t("cost_unknown") if cost_usd is None else f"US$ {cost_usd:.4f}"
-    return t("turn_cost", tin=input_tokens, tout=output_tokens, cost=cost)
+    cost = t("cost_unknown") if cost_usd is None else f"US$ {number(cost_usd, 4)}"
+    return t("turn_cost", tin=number(input_tokens, 0), tout=number(output_tokens, 0), cost=cost)

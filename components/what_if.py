@@ -1,5 +1,9 @@
 """What-if: tick the plan's actions, change a fuel share or a refrigerant, and see the
-inventory by scope before and after; a scenario is saved with the plan and reopened."""
+inventory by scope before and after; a scenario is saved with the plan and reopened.
+
+The plan card draws it in its What if tab. A range whose ends are written alike is one
+number; the notes under the table are the scenario's own (``ScopeTotals.notes``), each
+said once."""
 
 from __future__ import annotations
 
@@ -20,14 +24,17 @@ REFRIGERANTS = ("R-1234ze(E)", "R-1234yf", "R-513A", "R-515B", "R-32", "R-290", 
 
 
 def what_if(workspace: Workspace, inventory: Inventory, plan: PlanActions, run_id: str) -> None:
-    st.subheader(t("whatif_title"))
+    st.markdown(f"#### {t('whatif_title')}")
     st.caption(t("whatif_caption"))
     lang = language()
     options = [*plan.actions, *plan.alternatives]
     saved = _saved(workspace, run_id)
     names = [entry["name"] for entry in saved]
+    # The labels are written now, in this run's language: a format_func reading the language
+    # when called would be called outside the run by streamlit.testing.
+    shown = {"": t("whatif_plan_default"), **{name: name for name in names}}
     base = st.selectbox(t("whatif_open"), ["", *names], key=f"whatif-open-{run_id}",
-                        format_func=lambda n: n or t("whatif_plan_default"))  # fmt: skip
+                        format_func=shown.get)  # fmt: skip
     start = _scenario_of(saved, base) or Scenario(selected=tuple(a.id for a in plan.actions))
     selected, shares, substitutes = [], {}, {}
     for action in options:
@@ -79,22 +86,31 @@ def _show(totals: ScopeTotals) -> None:
             {
                 t("whatif_figure"): label,
                 t("whatif_before"): number(figure.before_tco2e),
-                t("whatif_after"): f"{number(figure.after_with_high_tco2e)} – "
-                f"{number(figure.after_with_low_tco2e)}",
-                t("whatif_cut"): f"{number(figure.reduction_low_tco2e)} – "
-                f"{number(figure.reduction_high_tco2e)}",
+                t("whatif_after"): span(figure.after_with_high_tco2e, figure.after_with_low_tco2e),
+                t("whatif_cut"): span(figure.reduction_low_tco2e, figure.reduction_high_tco2e),
             }
             for label, figure in rows
         ]
     )
-    st.dataframe(csv_safe_frame(frame), hide_index=True, width="stretch")
-    notes = [t("whatif_market_apart")]
-    if not totals.scope2_market_reported:
-        notes.append(t("whatif_market_baseline"))
+    figures = (t("whatif_before"), t("whatif_after"), t("whatif_cut"))
+    st.dataframe(
+        csv_safe_frame(frame),
+        hide_index=True,
+        width="stretch",
+        column_config={name: st.column_config.Column(alignment="right") for name in figures},
+    )
+    # The scenario's notes already say that the two Scope 2 methods are never summed and
+    # where a missing market-based baseline starts; the biogenic CO2 added is a figure.
+    notes = [note.get(lang, "") for note in totals.notes]
     if totals.biogenic_co2_added_t:
         notes.append(t("whatif_biogenic", value=number(totals.biogenic_co2_added_t)))
-    notes += [note.get(lang, "") for note in totals.notes]
-    st.caption("\n\n".join(sanitize(note) for note in notes if note))
+    st.caption("\n\n".join(sanitize(note) for note in dict.fromkeys(notes) if note))
+
+
+def span(low: float, high: float) -> str:
+    """'low – high' in the interface language, or one number when both are written alike."""
+    first, last = number(low), number(high)
+    return first if first == last else f"{first} – {last}"
 
 
 def _saved(workspace: Workspace, run_id: str) -> list[dict]:

@@ -155,6 +155,15 @@ class AekoSource(BaseModel):
     ref: str  # stable identity: entry id, query signature, factor id; duplicates fold on it
     label: str  # what the user reads: entry title, the query, the factor and its value
     citation: str = ""  # the publication or file the value comes from
+    # The same in English, where the source has both (a factor); empty: label/citation hold.
+    label_en: str = ""
+    citation_en: str = ""
+
+    def label_in(self, lang: str = "pt") -> str:
+        return self.label_en if lang == "en" and self.label_en else self.label
+
+    def citation_in(self, lang: str = "pt") -> str:
+        return self.citation_en if lang == "en" and self.citation_en else self.citation
 
 
 class AekoMessageResponse(BaseModel):

@@ -1,9 +1,11 @@
 """Chat: the conversation, the live agent trail, the verdict, and nothing ever lost."""
 
+from contextlib import suppress
 from datetime import datetime
 
 import streamlit as st
 from pydantic import ValidationError
+from streamlit.delta_generator import DeltaGenerator
 
 from application import chat, runs
 from application.chat import TurnEnded
@@ -14,7 +16,7 @@ from components.attachment_picker import attachment_picker
 from components.budget import explain_budget_error, explain_model_error, spent_text
 from components.context import current, require_workspace
 from components.follow import TabGone, heartbeat, tab_connected
-from components.i18n import language, t
+from components.i18n import language, t, tn
 from components.sessions_sidebar import open_session, open_session_id, sessions_sidebar
 from components.sources import sources_block
 from components.trail import cost_text, model_display_name, run_with_trail, verdict_badge
@@ -57,13 +59,21 @@ def _render_answer(text: str) -> None:
     st.markdown(sanitize(text))
 
 
+# The conversation's runs and cost, in the sidebar: drawn with the history, and drawn again
+# once a run on this page ends (the history was read before it).
+_cost_line: list[DeltaGenerator] = []
+
+
+def _session_cost(cost) -> None:  # the store's UsageTotals
+    if not _cost_line:
+        _cost_line.append(st.sidebar.empty())
+    text = tn("session_cost", cost.runs, cost=spent_text(cost, language()))
+    _cost_line[0].caption(":material/payments: " + text)
+
+
 def _history(session: AekoSession, live: list[Run]) -> None:
     shown = chat.transcript(workspace, session, document, live={run.id for run in live})
-    with st.sidebar:
-        st.caption(
-            ":material/payments: "
-            + t("session_cost", runs=shown.cost.runs, cost=spent_text(shown.cost, language()))
-        )
+    _session_cost(shown.cost)
     for index, item in enumerate(shown.turns):
         turn = item.turn
         with st.chat_message("user"):
@@ -130,8 +140,12 @@ def _follow(run: Run) -> None:
             return
         assert isinstance(ended, TurnEnded)
         _show_outcome(ended)
+        _ended.append(ended.session)
     if tab_connected():
         run.deliver()
+
+
+_ended: list[AekoSession] = []  # the conversations of the runs this page followed to their end
 
 
 def _show_outcome(ended: TurnEnded) -> None:
@@ -184,3 +198,6 @@ for run in live:
     _follow(run)
 if question:
     _ask(question, session, attachment)
+if _ended:  # what the runs just ended spent, counted with the others
+    with suppress(StoreError):  # the database went away meanwhile: the line read before stays
+        _session_cost(chat.transcript(workspace, _ended[-1]).cost)

@@ -149,13 +149,14 @@ try:
                 actions = history.with_actions(workspace, [entry])[0].actions if box.open else None
                 # How its inventory stood when analysed: a plan of an unproven one says so.
                 reading = inventories.reading_of(workspace, plan) if box.open else None
-                plan_card(plan, actions, key=str(plan.id), reading=reading)
+                plan_card(
+                    plan, actions, key=str(plan.id), reading=reading,
+                    what_if=partial(_explore, plan, actions),
+                )  # fmt: skip
                 plan_downloads(
                     plan, title=title, key=plan.id, actions=actions, on_demand=True,
                     reading=reading,
                 )  # fmt: skip
-                if actions is not None and actions.actions:
-                    _explore(plan, actions)
                 with st.popover(t("delete"), icon=":material/delete:"):
                     st.write(t("confirm_delete"))
                     if st.button(t("delete"), key=f"delete-plan-{plan.id}", type="primary"):

@@ -16,10 +16,10 @@ from components import charts, open_inventory, reconciliation
 from components.budget import explain_budget_error, explain_model_error
 from components.compare_inventories import compare_with_saved
 from components.context import current, require_workspace
-from components.factors import inventory_factors
+from components.factors import activity_name, inventory_factors
 from components.follow import TabGone, heartbeat, tab_connected
 from components.gwp_default import INVENTORY_WIDGET, default_gwp_set
-from components.i18n import field_name, language, number, t
+from components.i18n import TEXTS, field_name, language, number, t
 from components.open_inventory import ADDED, CATALOGUE
 from components.plan_card import plan_card, plan_downloads
 from components.plan_inputs import SAMPLE_COSTS_NOTE, plan_inputs_section
@@ -52,12 +52,29 @@ st.caption(t("inv_caption"))
 # from 100,000 rows took longer than the reading did.
 @st.cache_resource(show_spinner=False, max_entries=8)
 def _shown_table(reading: str, lang: str, _inventory: Inventory) -> pd.DataFrame:
-    """The canonical table with the scopes named (never changed after: shared by reruns)."""
+    """The canonical table as a person reads it (never changed after: shared by reruns): the
+    scopes named, the loader's codes ("inventory", "computed", "natural_gas_stationary") in
+    words, its columns under their names in the interface language, and no column that is
+    empty on every row. The Markdown download keeps the loader's own names."""
     table = _inventory.table.copy()
     if "scope" in table:
         labels = {s: charts.scope_label(s, lang) for s in table["scope"].dropna().unique()}
         table["scope"] = table["scope"].map(lambda scope: labels.get(scope, scope))
-    return table
+    for column in ("reporting", "basis", "scope2_method"):
+        if column in table:
+            table[column] = table[column].map(
+                lambda code: t(f"canon_value_{code}") if f"canon_value_{code}" in TEXTS else code
+            )
+    if "activity" in table:
+        names = {a: activity_name(a, lang) for a in table["activity"].dropna().unique()}
+        table["activity"] = table["activity"].map(lambda code: names.get(code, code))
+    table = table.loc[:, table.notna().any()]
+    names: dict[str, str] = {}
+    for column in table.columns:
+        name = t(f"canon_{column}") if f"canon_{column}" in TEXTS else field_name(column)
+        # a workbook's own column may already bear the name ("Fonte"): keep both apart
+        names[column] = name if name not in names.values() and name not in table else column
+    return table.rename(columns=names)
 
 
 # Rows of the canonical table sent with the page; the rest when asked for. 100,000 rows made
@@ -99,6 +116,11 @@ def _markdown_preview(reading: str, _inventory: Inventory) -> str:
 def _sheets(digest: str, name: str, _data: bytes) -> list[str]:
     # The digest keys the cache: a leading underscore keeps Streamlit from hashing the bytes.
     return inventories.sheets(name, _data)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _table_sheets(digest: str, name: str, _data: bytes) -> list[str]:
+    return inventories.table_sheets(name, _data)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -246,12 +268,17 @@ try:
     all_sheets = _sheets(digest, name, data)
     # A reopened analysis set these keys already (``_reopen``): a default beside them would
     # be refused by Streamlit, so one is given only to a widget without a value.
+    # First shown, the sheets holding a table are ticked: a cover or instructions sheet
+    # ('Capa', 'Sobre') is left out without a word (it has nothing to correct).
+    sheets_key = f"sheets-{digest}"
     picked = st.multiselect(
         t("inv_sheets"),
         all_sheets,
-        key=f"sheets-{digest}",
-        **_default(f"sheets-{digest}", all_sheets),
-    )
+        key=sheets_key,
+        help=t("inv_sheets_help"),
+        **({} if sheets_key in st.session_state else
+           {"default": _table_sheets(digest, name, data) or all_sheets}),
+    )  # fmt: skip
     gwp_col, ch4_col = st.columns(2)
     default_gwp = default_gwp_set(context)  # the user's (Settings) until picked here
     gwp_set = gwp_col.selectbox(
@@ -390,19 +417,25 @@ with st.expander(mapping_label, icon=":material/tune:", expanded=bool(conflictin
             overrides.setdefault(sheet, {}).update(columns)
         st.rerun()
 
-# --- the headline: total and its status, Scope 2 by both methods, memo items ---------------
+# --- the headline: total and its status, each scope (Scope 2 by both methods, never added),
+# memo items apart ----------------------------------------------------------------------------
 gwp_label = inventory.gwp_label(lang)
 market = inventory.scope2_market_tco2e
 market_text = "—" if market is None else f"{number(market)} t CO2e"
 location_text = f"{number(inventory.scope2_location_tco2e)} t CO2e"
-total, scope2_location, scope2_market = st.columns([2, 1, 1])
-total.metric(
+st.metric(
     t("inv_total"),
     f"{number(inventory.total_tco2e)} t CO2e ({gwp_label})",
     help=t("inv_total_help", gwp=gwp_label),
 )
+by_scope = inventory.totals_by("scope").set_index("scope")["tco2e"]
+scope1, scope2_location, scope2_market, scope3 = st.columns(4)
+for column, scope in ((scope1, "1"), (scope3, "3")):
+    column.metric(t("scope_label", scope=scope), f"{number(by_scope.get(scope, 0.0))} t CO2e")
 scope2_location.metric(t("inv_scope2_location"), location_text, help=t("inv_scope2_help"))
 scope2_market.metric(t("inv_scope2_market"), market_text, help=t("inv_scope2_help"))
+if unscoped := float(by_scope.drop(["1", "2", "3"], errors="ignore").sum()):
+    st.caption(t("inv_scope_unknown", value=number(unscoped)))
 reconciliation.show_status(inventory)
 if inventory.year is not None:
     year_key = "inv_year_many" if len(inventory.years) > 1 else "inv_year_one"
@@ -429,7 +462,7 @@ right.altair_chart(charts.by_field(inventory, "gas", t("chart_gas"), lang=lang),
 left.altair_chart(
     charts.by_field(inventory, "category", t("chart_category"), lang=lang), width="stretch"
 )
-right.altair_chart(charts.pareto(inventory, t("chart_pareto"), lang=lang), width="stretch")
+st.altair_chart(charts.pareto(inventory, t("chart_pareto"), lang=lang), width="stretch")
 if len(inventory.years) > 1:
     st.altair_chart(charts.evolution(inventory, t("chart_evolution"), lang=lang), width="stretch")
 
@@ -568,10 +601,11 @@ for run in here:
 
 if PLAN in st.session_state:
     plan, number, run_id, reading = st.session_state[PLAN]
-    plan_card(plan, actions=plan.actions, reading=reading)
+    plan_card(
+        plan, actions=plan.actions, reading=reading,
+        what_if=lambda: what_if(workspace, inventory, plan.actions, run_id),
+    )  # fmt: skip
     plan_downloads(
         plan, title=t("plan_title", number=number), subtitle=name, key="current",
         actions=plan.actions, reading=reading,
     )  # fmt: skip
-    if plan.actions is not None and plan.actions.actions:
-        what_if(workspace, inventory, plan.actions, run_id)

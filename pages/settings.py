@@ -6,9 +6,11 @@ import streamlit as st
 
 from application import profile
 from application.safe_text import sanitize
+from components.auth import identity
 from components.context import current, require_workspace
+from components.database import database_where
 from components.gwp_default import forget_reading_choice
-from components.i18n import LANGUAGES, language, set_language, t
+from components.i18n import LANGUAGES, date_format, day_format, language, number, set_language, t
 from components.trail import model_display_name
 from engine.inventory import GWP_SETS
 from store import StoreError
@@ -31,6 +33,16 @@ st.subheader(t("set_provider"))
 engine = context.engine
 st.write(t("set_key_missing") if engine.offline else t("set_key_set"))
 st.caption(f"{model_display_name(engine.fast_model)} / {model_display_name(engine.slow_model)}")
+# What only whoever runs the app acts on: kept here, out of every user's sidebar, and shown
+# to its admins alone (AEKO_ADMINS; everyone when sign-in is off: a local app's user runs it).
+who = identity() if context.settings.auth_enabled else None
+if context.settings.is_admin(who.email if who else None):
+    with st.expander(t("set_admin"), icon=":material/admin_panel_settings:"):
+        st.caption(database_where(context.settings.store))
+        if engine.offline:
+            st.caption(t("set_admin_key"))
+        if not context.settings.auth_enabled:
+            st.caption(t("set_admin_auth"))
 
 workspace = require_workspace(context)
 user = workspace.user
@@ -41,16 +53,19 @@ try:
     left, right = st.columns(2)
     left.metric(
         t("usage_today"),
-        f"US$ {today.cost_usd:.4f}",
-        help=f"{today.runs} · {today.input_tokens}+{today.output_tokens} tokens",
+        f"US$ {number(today.cost_usd, 4)}",
+        help=f"{number(today.runs, 0)} · {number(today.input_tokens, 0)}+"
+        f"{number(today.output_tokens, 0)} tokens",
     )
     right.metric(
         t("usage_total"),
-        f"US$ {total.cost_usd:.4f}",
-        help=f"{total.runs} · {total.input_tokens}+{total.output_tokens} tokens",
+        f"US$ {number(total.cost_usd, 4)}",
+        help=f"{number(total.runs, 0)} · {number(total.input_tokens, 0)}+"
+        f"{number(total.output_tokens, 0)} tokens",
     )
     if total.unknown_cost_runs:
-        st.caption(t("usage_unknown", n=total.unknown_cost_runs))
+        unknown = total.unknown_cost_runs
+        st.caption(t("usage_unknown_one") if unknown == 1 else t("usage_unknown", n=unknown))
 
     st.subheader(t("set_profile"))
     with st.form("profile"):
@@ -85,7 +100,7 @@ try:
                 state = (
                     t("set_expired")
                     if expired
-                    else f"{t('set_expires')} {memory.expires_at:%d/%m/%Y}"
+                    else f"{t('set_expires')} {memory.expires_at:{day_format()}}"
                 )
                 label += f" · _{state}_"
             st.markdown(label)
@@ -108,7 +123,9 @@ try:
     with st.form("memory", clear_on_submit=True):
         field = st.text_input(t("set_field"), max_chars=100)
         description = st.text_area(t("set_description"), max_chars=1000)
-        last_day = st.date_input(t("set_expires"), value=None, min_value=now.date())
+        last_day = st.date_input(
+            t("set_expires"), value=None, min_value=now.date(), format=date_format()
+        )
         if st.form_submit_button(t("set_add")) and profile.remember(
             workspace, field, description, last_day=last_day
         ):

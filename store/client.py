@@ -22,6 +22,7 @@ from store.repositories import (
     PlanActionsRepository,
     PlanRepository,
     SessionRepository,
+    SpendingRepository,
     UsageRepository,
     UserRepository,
 )
@@ -80,6 +81,10 @@ class Store:
 
     def usage(self, user_id: str) -> UsageRepository:
         return UsageRepository(self.db, self.target, user_id)
+
+    def spending(self, user_id: str | None) -> SpendingRepository:
+        """One user's daily spending; ``None``: every user's (``settle_stale``)."""
+        return SpendingRepository(self.db, self.target, user_id)
 
     def inventories(self, user_id: str) -> InventoryRepository:
         return InventoryRepository(self.db, self.target, user_id)

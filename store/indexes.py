@@ -26,6 +26,7 @@ USAGE_BY_USER = [("id_user", ASCENDING), ("created_at", DESCENDING)]
 USAGE_BY_SESSION = [("id_user", ASCENDING), ("id_session", ASCENDING)]
 USAGE_BY_RUN = [("id_user", ASCENDING), ("run_id", ASCENDING)]
 PLAN_ACTIONS_BY_RUN = [("id_user", ASCENDING), ("run_id", ASCENDING)]
+SPENDING_BY_DAY = [("day", ASCENDING)]  # the sweep of open reservations (settle_stale)
 
 INDEXES: dict[str, list[IndexModel]] = {
     "user": [
@@ -53,6 +54,8 @@ INDEXES: dict[str, list[IndexModel]] = {
         IndexModel(USAGE_BY_SESSION),
         IndexModel(USAGE_BY_RUN, unique=True),  # one document per run
     ],
+    # One document per user and UTC day, keyed "<user>:<day>": the daily cap's reservations.
+    "spending": [IndexModel(SPENDING_BY_DAY)],
 }
 
 

@@ -387,7 +387,7 @@ def test_a_row_off_by_five_percent_is_a_finding_that_names_the_factor():
     assert f"The workbook uses {theirs_per_gj:.1f} kg CO2e/GJ" in finding.message_en
     assert "the library 56.2." in finding.message_en
     assert "fator CO2 56.100 kg/TJ" in finding.message_pt
-    assert "IPCC" in finding.message_pt and "Table 2.3" in finding.message_pt
+    assert "IPCC" in finding.message_pt and "Tabela 2.3" in finding.message_pt
     assert "CO2 factor 56,100 kg/TJ" in finding.message_en
     assert f"{ours[0]:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".") in (
         finding.message_pt

@@ -459,11 +459,11 @@ def test_an_unpriced_run_is_stored_unknown_and_counted_at_the_estimate(workspace
     # A cap smaller than the estimate is reached: unknown is never free.
     capped = Workspace(workspace.store, workspace.user, workspace.outbox, totals.cap_cost_usd)
     with pytest.raises(DailyCapReachedError):
-        capped.run_budget()
+        capped.run_budget("the-next-run")
 
 
 class _DownStore:
-    """The store, with its usage totals unreachable (what a database outage looks like)."""
+    """The store, with today's spending unreachable (what a database outage looks like)."""
 
     def __init__(self, store):
         self._store = store
@@ -471,14 +471,10 @@ class _DownStore:
     def __getattr__(self, name):
         return getattr(self._store, name)
 
-    def usage(self, user_id):
+    def spending(self, user_id):
         from store import StoreUnavailableError
 
-        class _Usage:
-            def totals_today(self):
-                raise StoreUnavailableError("down")
-
-        return _Usage()
+        raise StoreUnavailableError("down")
 
 
 def test_the_daily_cap_keeps_the_last_known_spending_and_the_outbox_while_the_db_is_down(
@@ -489,24 +485,28 @@ def test_the_daily_cap_keeps_the_last_known_spending_and_the_outbox_while_the_db
     from engine.dto import AekoModelCall, AekoUsage
 
     SPENT.clear()
-    down = Workspace(_DownStore(workspace.store), workspace.user, workspace.outbox, 1.0)
+    # A run may reserve the whole remainder here, so each budget is what is left.
+    down = Workspace(_DownStore(workspace.store), workspace.user, workspace.outbox, 1.0, 1.0)
     with pytest.raises(DailyCapUnverifiedError) as never_read:  # never read: not 0
-        down.run_budget()
+        down.run_budget("run-a")
     assert isinstance(never_read.value, DailyCapReachedError)
 
     priced = AekoUsage(calls=[AekoModelCall(agent=FAQ, model="x", input_tokens=1, cost_usd=0.4)])
     workspace.store.usage(workspace.user.id).record("r-1", "chat", priced, outcome="answered")
-    up = Workspace(workspace.store, workspace.user, workspace.outbox, 1.0)
-    assert up.run_budget().max_cost_usd == pytest.approx(0.6)  # read, and remembered
+    up = Workspace(workspace.store, workspace.user, workspace.outbox, 1.0, 1.0)
+    assert up.run_budget("run-b").max_cost_usd == pytest.approx(0.6)  # read, and remembered
+    up.release("run-b")  # it never ran
 
-    assert down.run_budget().max_cost_usd == pytest.approx(0.6)  # the last known value
+    assert down.run_budget("run-c").max_cost_usd == pytest.approx(0.6)  # the last known value
+    down.release("run-c")
     waiting = Write.usage(workspace.user.id, "r-2", "chat", priced, outcome="answered")
     workspace.outbox.journal.append(waiting)  # journalled, not yet in the database
-    assert down.run_budget().max_cost_usd == pytest.approx(0.2)  # plus what waits
+    assert down.run_budget("run-d").max_cost_usd == pytest.approx(0.2)  # plus what waits
+    down.release("run-d")
     more = Write.usage(workspace.user.id, "r-3", "chat", priced, outcome="answered")
     workspace.outbox.journal.append(more)
     with pytest.raises(DailyCapReachedError):
-        down.run_budget()
+        down.run_budget("run-e")
     for write in (waiting, more):
         workspace.outbox.journal.done(write)
     SPENT.clear()

@@ -31,6 +31,15 @@ def test_sign_in_is_on_only_with_an_auth_section_that_streamlit_can_use():
     assert not auth_configured({"AUTH_ENABLED": "1"})
 
 
+def test_the_app_s_own_settings_are_shown_to_its_admins_only():
+    signed = load_settings({"auth": AUTH}, {"AEKO_ADMINS": " Ana@Empresa.com.br, ops@x.org "})
+    assert signed.is_admin("ana@empresa.com.br") and signed.is_admin("OPS@x.org")
+    assert not signed.is_admin("eve@x.org") and not signed.is_admin(None)
+    assert not load_settings({"auth": AUTH}, {}).is_admin("ana@empresa.com.br")
+    # without sign-in the one using the app is the one running it
+    assert load_settings({}, {}).is_admin(None)
+
+
 # The store
 
 

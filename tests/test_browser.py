@@ -96,11 +96,18 @@ def test_the_sample_plan_shows_its_sbce_standing_cost_curve_and_target_path(serv
     expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(4)  # the inventory's own
     page.get_by_role("button", name="Analisar e gerar o plano").click()
     page.get_by_text("Plano salvo.").wait_for()
-    page.get_by_text("Curva de custo marginal de abatimento (MACC)").first.wait_for()
-    page.get_by_text("Meta e trajetória").first.wait_for()
+    # The plan in tabs (issue #25), each showing its piece when chosen.
+    for tab, heading in (
+        ("Ações", "Linhas do inventário de cada ação"),
+        ("MACC", "Curva de custo marginal de abatimento (MACC)"),
+        ("Meta", "Meta e trajetória"),
+        ("E se", "E se…"),
+    ):
+        page.get_by_role("tab", name=tab, exact=True).click()
+        page.get_by_text(heading).first.wait_for()
+        page.screenshot(path=ARTIFACTS / f"inventory-plan-{tab.replace(' ', '-')}.png")
     # The cost curve and the target path are drawn beside the inventory's charts.
     expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(6)
-    expect(main).to_contain_text("E se…")
     page.screenshot(path=ARTIFACTS / "inventory-plan-actions.png", full_page=True)
 
 

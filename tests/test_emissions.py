@@ -648,7 +648,9 @@ def test_the_explanation_shows_quantity_times_factor_with_its_source():
     text = result.explain("pt")
     assert "1.000 m³ × 8.800 kcal/m³ (PCI; Balanço Energético Nacional (BEN)" in text
     assert "(densidade;" not in text  # a PCI per volume needs none
-    assert "× 56.100 kg/TJ (fator CO2;" in text and "Table 2.3" in text
+    # the table's locator in the reader's language; the title as published
+    assert "× 56.100 kg/TJ (fator CO2;" in text and "Tabela 2.3" in text
+    assert "2006 IPCC Guidelines for National Greenhouse Gas Inventories" in text
     assert "t CO2e." in text
     english = result.explain("en")
     assert "1,000 m³ × 8,800 kcal/m³ (NCV;" in english and "Total in scope (AR5)" in english

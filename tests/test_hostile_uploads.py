@@ -270,6 +270,10 @@ def _dataframe_calls(path: Path) -> Iterator[ast.Call]:
             yield node
 
 
+def _named_call(node: ast.AST | None, name: str) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+
+
 def test_every_dataframe_the_app_shows_goes_through_csv_safe_frame():
     """st.dataframe's toolbar writes its data as CSV: nothing reaches it unneutralised."""
     files = [*ROOT.glob("pages/*.py"), *ROOT.glob("components/*.py"), ROOT / "app.py"]
@@ -278,11 +282,9 @@ def test_every_dataframe_the_app_shows_goes_through_csv_safe_frame():
         for call in _dataframe_calls(path):
             seen += 1
             first = call.args[0] if call.args else None
-            wrapped = (
-                isinstance(first, ast.Call)
-                and isinstance(first.func, ast.Name)
-                and first.func.id == "csv_safe_frame"
-            )
+            if _named_call(first, "localized"):  # components.tables: a safe frame's numbers
+                first = first.args[0] if first.args else None  # shown in the language
+            wrapped = _named_call(first, "csv_safe_frame")
             assert wrapped, f"{path.relative_to(ROOT)}:{call.lineno} shows a raw frame"
     assert seen >= 9
 
@@ -291,8 +293,9 @@ def test_every_dataframe_the_app_shows_goes_through_csv_safe_frame():
 def test_inventory_page_shows_formula_text_neutralised():
     app = _inventory_page("injecao.csv", fx.formula_injection_csv())
     frames = [element.value for element in app.dataframe]
-    table = next(frame for frame in frames if "source" in frame.columns)
-    sources = table["source"].tolist()
+    # the canonical table, under the names a person reads (Portuguese by default)
+    table = next(frame for frame in frames if "Fonte" in frame.columns)
+    sources = table["Fonte"].tolist()
     assert '\'=HYPERLINK("http://x","clique")' in sources
     assert "'@SUM(A1:A2)" in sources
     assert "'+cmd|' /C calc'!A0" in sources
@@ -304,8 +307,8 @@ def test_inventory_page_shows_formula_text_neutralised():
                 texts = [v for v in frame[column] if isinstance(v, str)]
                 assert not [v for v in texts if csv_safe(v) != v], (column, texts)
     # Numbers stay numbers: the refund row's negative emissions are still a number.
-    assert pd.api.types.is_numeric_dtype(table["emissions_tco2e"])
-    assert (table["emissions_tco2e"] < 0).any()
+    assert pd.api.types.is_numeric_dtype(table["Emissões CO2e (t)"])
+    assert (table["Emissões CO2e (t)"] < 0).any()
 
 
 @pytest.mark.usefixtures("app_env")

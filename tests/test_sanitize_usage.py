@@ -30,6 +30,8 @@ TEXT_KEYWORDS = ("body", "label", "tabs", "help")
 SAFE_CALLS = {
     "sanitize": "the one door for untrusted text (application.safe_text)",
     "t": "the interface's own words (components.i18n); values passed in are checked apart",
+    "tn": "components.i18n: t for a count, the count in the language's notation",
+    "database_where": "components.database: t() with the data folder or hosts, no credentials",
     "number": "engine.formatting: digits, separators and a sign only",
     "money": "digits, separators and a currency sign only",
     "percent": "digits and a percent sign only",

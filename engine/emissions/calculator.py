@@ -57,7 +57,9 @@ _GWP_SOURCES = {
 }
 # AR6's methane by origin is another table: fossil methane adds the CO2 it oxidises to.
 _AR6_CH4_ORIGIN_SOURCE = "IPCC AR6, WG1, Ch. 7, Table 7.15 (2021)"
-_BLEND_SOURCE = "Composição mássica da mistura (engine/inventory/data/blends.csv)"
+# The refrigerant blends' mass composition (engine/inventory/data/blends.csv), as cited.
+_BLEND_SOURCE = ("Composição mássica da mistura (tabela de misturas de refrigerantes do Aeko)",
+                 "Mass composition of the blend (Aeko's refrigerant blend table)")  # fmt: skip
 _GWP_UNIT = "kg CO2e/kg"  # shown only: a GWP never goes through pint
 _ROLES = {  # role key -> (pt, en)
     "density": ("densidade", "density"),
@@ -255,6 +257,7 @@ class _Computation:
                 user=factor.user,
                 note=factor.note,
                 remark=remark,
+                source_pt=factor.source_in("pt"),
             )
         )
         self._factor_index[marker] = len(self.factors) - 1
@@ -568,9 +571,9 @@ class _Computation:
         fuel_pt, fuel_en = _fuel_name(part.fuel, "pt"), _fuel_name(part.fuel, "en")
         self.notes.append(
             Note(
-                f"O PCI de {fuel_pt} por {other_pt} ({ncv.source}) pediria uma densidade de "
-                f"outra fonte; para não misturar bases, usei o PCI por {basis_pt} "
-                f"({same_basis.source}).",
+                f"O PCI de {fuel_pt} por {other_pt} ({ncv.source_in('pt')}) pediria uma "
+                f"densidade de outra fonte; para não misturar bases, usei o PCI por {basis_pt} "
+                f"({same_basis.source_in('pt')}).",
                 f"The {fuel_en} NCV per {other_en} ({ncv.source}) would need a density from "
                 f"another source; so as not to mix bases, I used the NCV per {basis_en} "
                 f"({same_basis.source}).",
@@ -630,7 +633,8 @@ class _Computation:
                         unit="fraction",
                         role=f"fração mássica de {component}",
                         role_en=f"{component} mass fraction",
-                        source=_BLEND_SOURCE,
+                        source=_BLEND_SOURCE[1],
+                        source_pt=_BLEND_SOURCE[0],
                         url="",
                         period="",
                         user=False,

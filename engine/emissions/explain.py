@@ -8,6 +8,7 @@ three decimals, as inventories report them.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from engine.emissions.results import (
@@ -46,7 +47,7 @@ def _value(value: float, unit: str, lang: str) -> str:
 def _source(use: FactorUse, lang: str) -> str:
     user = (" [fator do usuário]" if lang == "pt" else " [user's factor]") if use.user else ""
     period = f"; {'vigência' if lang == 'pt' else 'valid'} {use.period}" if use.period else ""
-    return f"{use.label(lang)}; {use.source}{period}{user}"
+    return f"{use.label(lang)}; {use.source_in(lang)}{period}{user}"
 
 
 def _gas_name(gas: str, lang: str, method: str = "fuel_combustion") -> str:
@@ -109,7 +110,17 @@ def render(estimate: Estimate, lang: str) -> str:
         outside = "fora dos escopos" if pt else "outside the scopes"
         lines.append(f"{montreal} ({outside}): {parts}.")
     lines += [n.pt if pt else n.en for n in estimate.notes if not n.top]
-    return "\n".join(lines)
+    return _markdown(lines)
+
+
+def _markdown(lines: list[str]) -> str:
+    """Each line a paragraph of its own, the steps one list: Markdown joins lines that
+    follow one another into a paragraph, and a line right after a list into its last item
+    (the total would run into the last step)."""
+    text = lines[0] if lines else ""
+    for before, line in itertools.pairwise(lines):
+        text += ("\n" if before.startswith("- ") and line.startswith("- ") else "\n\n") + line
+    return text
 
 
 def _total_line(estimate: Estimate, lang: str) -> str:

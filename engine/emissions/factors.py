@@ -14,6 +14,8 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
+import tomllib
 from collections.abc import Iterable, Iterator
 from datetime import date
 from functools import cache
@@ -132,13 +134,50 @@ class Factor(BaseModel):
     @property
     def source(self) -> str:
         """'document, table (year)': how an answer cites the factor."""
-        text = ", ".join(part for part in (self.document, self.table) if part)
+        return self.source_in("en")
+
+    def source_in(self, lang: str = "pt") -> str:
+        """The citation in ``lang``: the title as published, our words around it in the
+        language (data/source_words.toml); 'en' is the factor file's own text."""
+        document, table = self.document, self.table
+        if lang.lower().startswith("pt"):
+            document, table = portuguese_document(document), portuguese_table(table)
+        text = ", ".join(part for part in (document, table) if part)
         return f"{text} ({self.year})" if self.year else text
 
     def _span(self) -> int:
         if self.valid_from is None or self.valid_to is None:
             return 1 << 30  # open validity: the widest
         return (self.valid_to - self.valid_from).days
+
+
+@cache
+def _source_words() -> dict[str, Any]:
+    text = (
+        resources.files("engine.emissions")
+        .joinpath("data/source_words.toml")
+        .read_text(encoding="utf-8")
+    )
+    words = tomllib.loads(text)
+    patterns = [(re.compile(k), v) for k, v in words.get("table_patterns", {}).items()]
+    return {"document": words.get("document", {}), "table": words.get("table", {}),
+            "patterns": patterns}  # fmt: skip
+
+
+def portuguese_document(document: str) -> str:
+    """A factor's document in Portuguese: its title as published, our words translated."""
+    return _source_words()["document"].get(document, document)
+
+
+def portuguese_table(table: str) -> str:
+    """A factor's table ('Table 3.2.1', 'monthly factor 2024-06') in Portuguese."""
+    words = _source_words()
+    if table in words["table"]:
+        return words["table"][table]
+    for pattern, replacement in words["patterns"]:
+        if pattern.fullmatch(table):
+            return pattern.sub(replacement, table)
+    return table
 
 
 class FactorLibrary:

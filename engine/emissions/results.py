@@ -30,15 +30,20 @@ class FactorUse:
     unit: str
     role: str  # Portuguese: "densidade", "PCI", "fator CO2", "teor de biodiesel"...
     role_en: str
-    source: str  # "document, table (year)"
+    source: str  # "document, table (year)", as the factor file writes it (English)
     url: str
     period: str  # the factor's validity ("2024-03-01 – 2025-07-31"), "" when open
     user: bool
     note: str = ""  # the source's note, as written in the factor file
     remark: tuple[str, str] = ("", "")  # ours, pt and en: a stand-in factor, a day weight
+    source_pt: str = ""  # the citation in Portuguese: the title as published, our words in pt
 
     def label(self, lang: str = "pt") -> str:
         return self.role if lang.startswith("pt") else self.role_en
+
+    def source_in(self, lang: str = "pt") -> str:
+        """The citation in the reader's language (the English one when no Portuguese)."""
+        return (self.source_pt or self.source) if lang.startswith("pt") else self.source
 
     def remark_in(self, lang: str = "pt") -> str:
         return self.remark[0] if lang.startswith("pt") else self.remark[1]

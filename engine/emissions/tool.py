@@ -14,8 +14,10 @@ from langchain_core.tools import tool
 from engine.dto import AekoSource
 from engine.emissions.calculator import estimate
 from engine.emissions.errors import EmissionsError
+from engine.emissions.explain import num
 from engine.emissions.factors import FactorLibrary
-from engine.emissions.results import Estimate
+from engine.emissions.results import Estimate, FactorUse
+from engine.emissions.units import unit_label
 from engine.errors import LocalizedError
 from engine.formatting import read_number
 
@@ -74,13 +76,24 @@ def calculate_emissions(  # noqa: PLR0917 - each argument is a parameter the mod
 
 
 def factor_sources(result: Estimate) -> list[AekoSource]:
-    """Each factor the computation used, with the publication it comes from."""
+    """Each factor the computation used, with the publication it comes from, in Portuguese
+    and English: what it is and its value as people write it ('teor de biodiesel: 14%',
+    'fator CH4: 3,9 kg CH4/TJ'), never the library's key."""
     return [
         AekoSource(
             kind="factor",
             ref=f"{used.key}:{used.gas}:{used.role}:{used.period}",
-            label=f"{used.key} — {used.label('pt')}: {used.value:g} {used.unit}",
-            citation=used.source + (" (fator do usuário)" if used.user else ""),
+            label=_factor_label(result, used, "pt"),
+            citation=used.source_in("pt") + (" (fator do usuário)" if used.user else ""),
+            label_en=_factor_label(result, used, "en"),
+            citation_en=used.source_in("en") + (" (user's factor)" if used.user else ""),
         )
         for used in result.factors
     ]
+
+
+def _factor_label(result: Estimate, used: FactorUse, lang: str) -> str:
+    value = used.value * 100 if used.unit.strip() == "fraction" else used.value
+    unit = unit_label(used.unit, used.gas, lang)
+    shown = f"{num(value, lang, digits=10)}{'' if unit == '%' else ' '}{unit}".strip()
+    return f"{result.name[lang]} — {used.label(lang)}: {shown}"

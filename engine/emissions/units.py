@@ -137,3 +137,31 @@ def pretty(unit: str) -> str:
     """A unit as a reader writes it: 'kg/m**3' -> 'kg/m³'."""
     text = unit.replace(" ** ", "**")
     return text.replace("**3", "³").replace("**2", "²").replace("^3", "³").replace("^2", "²")
+
+
+# The gas a factor's mass is of, written in its unit ("kg/TJ" of CH4 is "kg CH4/TJ").
+_GAS_IN_UNIT = {
+    "CO2": ("CO2", "CO2"),
+    "CH4": ("CH4", "CH4"),
+    "N2O": ("N2O", "N2O"),
+    "CO2_biogenic": ("CO2 biogênico", "biogenic CO2"),
+}
+_MASSES = ("g", "kg", "t")
+
+
+def unit_label(unit: str, gas: str = "-", lang: str = "pt") -> str:
+    """A factor's unit as people write it, in ``lang``: 'kg/m**3' -> 'kg/m³', 'kg/TJ' of
+    CH4 -> 'kg CH4/TJ', 't/MWh' of CO2 -> 't CO2/MWh', 'percent' and 'fraction' -> '%'
+    (a fraction's value shown ×100), 'percent/year' -> '%/ano' ('%/year')."""
+    text = pretty(unit.strip())
+    if text in ("percent", "fraction"):
+        return "%"
+    if text == "percent/year":
+        return "%/ano" if lang.startswith("pt") else "%/year"
+    if text in ("-", "1", "unit", "dimensionless"):
+        return ""
+    mass, slash, per = text.partition("/")
+    names = _GAS_IN_UNIT.get(gas)
+    if names and mass.strip() in _MASSES:
+        mass = f"{mass.strip()} {names[0] if lang.startswith('pt') else names[1]}"
+    return f"{mass}{slash}{per}"

@@ -45,7 +45,7 @@ from engine.emissions import (
 from engine.emissions.batch import GAS_PREFIX, MONTREAL_PREFIX
 from engine.emissions.errors import PeriodError
 from engine.emissions.periods import parse_period
-from engine.emissions.units import conversion_factor, dimension, parse_unit
+from engine.emissions.units import conversion_factor, dimension, parse_unit, unit_label
 from engine.formatting import number, percent
 from engine.inventory import fields as F
 from engine.inventory.errors import ActivityUnitError
@@ -81,7 +81,8 @@ _RECOVERED = re.compile(
     r"recolhimento|reclaimed|removed)\b"
 )
 _RECHARGED = re.compile(
-    r"\b(?:recarga\w*|recarregad[oa]s?|recharge\w*|reposi\w*|reabastec\w*|adicionad[oa]s?|"
+    r"\b(?:recarga\w*|recarregad[oa]s?|recharge\w*|reposi\w*|repost[oa]s?|reabastec\w*|"
+    r"adicionad[oa]s?|refill\w*|"
     r"quantidade|quantity|added|topped)\b"
 )
 _TOTAL_HEADER = re.compile(r"^(?:total|soma|sum|consumo anual|consumo total|total anual)\b")
@@ -1308,15 +1309,14 @@ def _gas_label(gas: str, lang: str) -> str:
 
 def _factor_text(use: FactorUse, lang: str) -> str:
     value = number(use.value, _decimals(use.value), lang)
-    unit = use.unit.replace("**3", "³").replace("**2", "²")
     if use.unit == "percent":
         shown = f"{value}%"
     elif use.unit == "fraction":
         shown = percent(use.value, 1, lang)
     else:
-        shown = f"{value} {unit}"
+        shown = f"{value} {unit_label(use.unit, lang=lang)}"  # the role names the gas
     mine = (" [fator do usuário]" if lang == "pt" else " [user's factor]") if use.user else ""
-    return f"{use.label(lang)} {shown} ({use.source}){mine}"
+    return f"{use.label(lang)} {shown} ({use.source_in(lang)}){mine}"
 
 
 def _decimals(value: float) -> int:
@@ -1402,7 +1402,7 @@ def row_findings(rows: ActivityRows, sheet: str) -> list[Finding]:
 
 FACTOR_COLUMNS = (
     "sheet", "purpose", ACTIVITY, "key", "gas", "role", "value", "unit", "source", "url",
-    "validity", "user", "rows",
+    "validity", "user", "rows", "role_en", "source_pt",
 )  # fmt: skip
 
 
@@ -1424,6 +1424,7 @@ def factors_used(rows: ActivityRows, sheet: str, purpose: str) -> pd.DataFrame:
                 "key": use.key, "gas": use.gas, "role": use.role, "value": use.value,
                 "unit": use.unit, "source": use.source, "url": use.url,
                 "validity": use.period, "user": use.user, "rows": 0,
+                "role_en": use.role_en, "source_pt": use.source_in("pt"),
             })  # fmt: skip
             record["rows"] += used
     return pd.DataFrame(list(records.values()), columns=list(FACTOR_COLUMNS))

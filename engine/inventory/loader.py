@@ -41,7 +41,7 @@ from engine.inventory.layout import reshape_time_columns
 from engine.inventory.plausibility import inventory_kind, magnitude_message
 from engine.inventory.reader import Limits, RawSheet, read_sheets, sheet_names
 from engine.inventory.reconcile import Evidence, SheetCheck
-from engine.inventory.table import SheetTable, find_table
+from engine.inventory.table import HEADER_SEARCH_ROWS, SheetTable, find_table, stacked_parts
 from engine.inventory.units import UNIT_FACTORS, to_numbers
 from engine.inventory.views import SheetData, resolve_views
 
@@ -98,6 +98,20 @@ def list_sheets(
     limits = Limits(max_bytes=max_bytes)
     data, name = _read_source(source, filename, limits)
     return sheet_names(data, name, limits=limits)
+
+
+def table_sheets(
+    source: Source, *, filename: str | None = None, max_bytes: int = Limits.max_bytes
+) -> list[str]:
+    """The sheets in which a table is found, in the workbook's order: those a reading takes
+    by default. A cover or an instructions sheet of prose holds none. Only the rows a header
+    is looked for in are read."""
+    limits = Limits(max_bytes=max_bytes)
+    data, name = _read_source(source, filename, limits)
+    if len(names := sheet_names(data, name, limits=limits)) < 2:  # nothing to leave out
+        return names
+    heads = read_sheets(data, name, sheets=None, limits=limits, head=HEADER_SEARCH_ROWS)
+    return [raw.name for raw in heads if find_table(raw) is not None]
 
 
 def load_markdown_inventory(
@@ -211,10 +225,15 @@ def _build(
     sheets: list[SheetData] = []
     columns_seen: list[str] = []
     totals = []
-    for raw in raw_sheets:
-        found = find_table(raw)
+    parts = [
+        (raw, found, number)
+        for whole in raw_sheets
+        for number, (raw, found) in enumerate(stacked_parts(whole))
+    ]
+    for raw, found, number in parts:
         if found is None:
-            skipped[raw.name] = "nenhuma tabela encontrada"
+            if not number:  # a table stacked under another that reads as none is no sheet
+                skipped[raw.name] = _NO_TABLE
             continue
         columns_seen.extend(c for c in found.columns if c not in columns_seen)
         read = _read_sheet(found, _overrides_for(overrides, raw.name), name, choices)
@@ -336,9 +355,13 @@ def _overrides_for(overrides: Overrides, sheet: str) -> dict[str, str | None]:
 _NOT_COMPUTED = "dados de atividade não calculados"
 
 
+_NO_TABLE = "nenhuma tabela encontrada"
+
+
 def _skipped_findings(skipped: dict[str, str]) -> list[Finding]:
-    reasons_en = {"nenhuma tabela encontrada": "no table found",
-                  "nenhuma coluna de emissões": "no emissions column",
+    """A data sheet left out says why; a sheet with no table at all (a cover, instructions:
+    prose) is left out silently, listed in ``skipped_sheets`` only: nothing to correct."""
+    reasons_en = {"nenhuma coluna de emissões": "no emissions column",
                   _NOT_COMPUTED: "activity data not computed"}  # fmt: skip
     return [
         Finding(
@@ -348,4 +371,5 @@ def _skipped_findings(skipped: dict[str, str]) -> list[Finding]:
             sheet,
         )
         for sheet, reason in skipped.items()
+        if reason != _NO_TABLE
     ]

@@ -110,13 +110,20 @@ def sheet_names(data: bytes, filename: str, *, limits: Limits) -> list[str]:
 
 
 def read_sheets(
-    data: bytes, filename: str, *, sheets: list[str] | None, limits: Limits
+    data: bytes,
+    filename: str,
+    *,
+    sheets: list[str] | None,
+    limits: Limits,
+    head: int | None = None,
 ) -> list[RawSheet]:
+    """Each sheet's rows (or its first ``head`` rows: enough to tell whether it holds a
+    table, without its error cells)."""
     scanned: dict[str, bool] = {}
     expected = _checked_kind(data, filename, limits, scanned)
     if expected == "csv":
         return [_read_csv(data, filename, limits)]
-    return _read_workbook(data, filename, expected, sheets, limits, scanned)
+    return _read_workbook(data, filename, expected, sheets, limits, scanned, head=head)
 
 
 def _checked_kind(
@@ -375,6 +382,8 @@ def _read_workbook(  # noqa: PLR0917 - the file, what is wanted and what the che
     wanted: list[str] | None,
     limits: Limits,
     scanned: dict[str, bool] | None = None,
+    *,
+    head: int | None = None,
 ) -> list[RawSheet]:
     try:
         workbook = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data))
@@ -384,14 +393,16 @@ def _read_workbook(  # noqa: PLR0917 - the file, what is wanted and what the che
         raise CorruptFileError(filename) from exc
     names = workbook.sheet_names
     chosen = [name for name in names if wanted is None or name in wanted]
-    error_cells = _xlsx_error_cells(data, chosen, scanned or {}) if kind == "xlsx" else {}
+    error_cells = (
+        _xlsx_error_cells(data, chosen, scanned or {}) if kind == "xlsx" and head is None else {}
+    )
     result = []
     for name in chosen:
         try:
             sheet = workbook.get_sheet_by_name(name)
             if sheet.total_height > limits.max_rows:
                 raise TooManyRowsError(sheet.total_height, limits.max_rows)
-            rows = sheet.to_python(skip_empty_area=False)
+            rows = sheet.to_python(skip_empty_area=False, nrows=head)
             merged = list(sheet.merged_cell_ranges or [])
         except TooManyRowsError:
             raise

@@ -4,7 +4,7 @@ keep total rows apart; locate error cells."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -20,6 +20,7 @@ from engine.inventory.fields import (
     month_of_header,
     parse_scope,
     words,
+    year_in_text,
     year_of_header,
 )
 from engine.inventory.hierarchy import find_arithmetic, find_hierarchy
@@ -27,7 +28,7 @@ from engine.inventory.reader import RawSheet
 from engine.inventory.reconcile import TOTAL_WORDS, UnitEvidence
 from engine.inventory.units import mass_factor, may_be_number, to_numbers
 
-_HEADER_SEARCH_ROWS = 60
+HEADER_SEARCH_ROWS = 60  # a table's header is looked for in a sheet's first rows
 _MAX_HEADER_ROWS = 4
 _TOTAL = re.compile(r"^\s*(sub-?\s*)?total\b|^\s*soma\b|^\s*grand total\b", re.IGNORECASE)
 _NOTE = re.compile(r"^\s*(fonte|nota|obs|source|note|\*|\(\*)", re.IGNORECASE)
@@ -66,12 +67,10 @@ class SheetTable:
 
 def find_table(raw: RawSheet) -> SheetTable | None:
     rows = raw.rows
-    if not rows:
+    window = _search_window(raw)
+    if window is None:
         return None
-    width = max((len(row) for row in rows[:_HEADER_SEARCH_ROWS]), default=0)
-    if width == 0:
-        return None
-    head = [_pad([_clean(v) for v in row], width) for row in rows[:_HEADER_SEARCH_ROWS]]
+    offset, width, head, raw = window
     filled = _fill_merged(head, raw.merged)
     best: tuple[float, int, int] | None = None  # (score, header row, rows above)
     for index in range(len(head)):
@@ -100,11 +99,12 @@ def find_table(raw: RawSheet) -> SheetTable | None:
         header_index += 1  # rows of units (and GWPs) under the names belong to the header
         above += 1
     names = _unique(_join(filled[header_index - above : header_index + 1]))
-    body = pd.DataFrame(rows[header_index + 1 :], dtype=object)
+    first = offset + header_index  # the header's last row in the sheet, 0-based
+    body = pd.DataFrame(rows[first + 1 :], dtype=object)
     body = body.reindex(columns=range(width)) if body.shape[1] != width else body
     body = body.iloc[:, :width]
     body.columns = names
-    body.index = pd.RangeIndex(header_index + 2, header_index + 2 + len(body))
+    body.index = pd.RangeIndex(first + 2, first + 2 + len(body))
     body = _blank_as_missing(body)
     texts = _DistinctTexts(body)
     typed_errors = _error_texts(body, texts)  # '#N/A' written as text: CSV, ODS
@@ -134,7 +134,7 @@ def find_table(raw: RawSheet) -> SheetTable | None:
     )
     return SheetTable(
         sheet=raw.name,
-        header_rows=tuple(range(header_index - above + 1, header_index + 2)),
+        header_rows=tuple(range(first - above + 1, first + 2)),
         columns=names,
         body=body,
         totals=totals,
@@ -151,6 +151,85 @@ def find_table(raw: RawSheet) -> SheetTable | None:
         if hierarchy.by_code
         else {},
     )
+
+
+def _search_window(raw: RawSheet) -> tuple[int, int, list[list[object]], RawSheet] | None:
+    """Where the header is looked for: the first row with content, the width of the rows
+    from there, those rows padded, and ``raw`` as seen from there. A table stacked under
+    another (``stacked_parts``) comes with blank rows in place of the one above, so its
+    rows keep their numbers in the sheet."""
+    rows = raw.rows
+    offset = next((i for i, row in enumerate(rows) if not _is_blank(row)), len(rows))
+    window = rows[offset : offset + HEADER_SEARCH_ROWS]
+    width = max((len(row) for row in window), default=0)
+    if width == 0:
+        return None
+    head = [_pad([_clean(v) for v in row], width) for row in window]
+    return offset, width, head, _from_row(raw, offset) if offset else raw
+
+
+def _from_row(raw: RawSheet, offset: int) -> RawSheet:
+    """``raw`` as the header search sees it from row ``offset``: merged ranges counted from
+    there (the search indexes its window of rows); cells and errors keep their sheet rows."""
+    merged = [((r0 - offset, c0), (r1 - offset, c1)) for (r0, c0), (r1, c1) in raw.merged
+              if r1 >= offset]  # fmt: skip
+    return replace(raw, merged=merged)
+
+
+def stacked_parts(raw: RawSheet) -> list[tuple[RawSheet, SheetTable | None]]:
+    """The tables of a sheet, top to bottom, each with the part of the sheet it stands on.
+
+    A second table under the first ("Gases do Protocolo de Montreal", with its own header and
+    units, after a blank row) is read under its own header, not as rows of the first: its
+    columns and units are its own. Its part is named "<sheet> (2)" and holds blank rows in
+    place of the table above, so every row keeps its number in the sheet. A header that
+    repeats the first one (a page break) continues the same table, as before.
+    """
+    found = find_table(raw)
+    if found is None:
+        return [(raw, None)]
+    start = _next_table(raw, found)
+    if start is None:
+        return [(raw, found)]
+    top = replace(raw, rows=raw.rows[:start])
+    rest = replace(raw, rows=[[] for _ in range(start)] + raw.rows[start:])
+    first = find_table(top)
+    parts = [(top, first)]
+    # The year stated over the sheet's first table ("Inventário 2024") is every table's.
+    year = year_in_text(first.title) if first is not None else None
+    for number, (part, found_below) in enumerate(stacked_parts(rest), start=2):
+        name = f"{raw.name} ({number})"
+        below = None
+        if found_below is not None:
+            title = found_below.title
+            if year and not year_in_text(title):
+                title = f"{title} ({year})".strip()
+            below = replace(found_below, sheet=name, title=title)
+        parts.append((replace(part, name=name), below))
+    return parts
+
+
+def _next_table(raw: RawSheet, found: SheetTable) -> int | None:
+    """The 0-based row where a second table's block starts (its title line, or its header),
+    after a blank row below ``found``'s body; None when the sheet holds one table."""
+    rows = raw.rows
+    header = {str(v).strip() for v in found.columns if str(v).strip()}
+    for index in range(found.header_rows[-1] + 1, len(rows)):
+        if not _is_blank(rows[index - 1]) or _is_blank(rows[index]):
+            continue
+        title = len(_nonempty(rows[index])) == 1 and isinstance(_nonempty(rows[index])[0], str)
+        at = index + 1 if title else index
+        if at >= len(rows) or (title and _is_blank(rows[at])):
+            continue
+        row = [_clean(v) for v in rows[at]]
+        texts = _nonempty(row)
+        if len(texts) < 2 or not all(isinstance(v, str) for v in texts) or _numbers(row):
+            continue
+        if {str(v) for v in texts} <= header or _score(_join([row])) < 2:
+            continue  # a repeated header (a page break), or no header at all
+        if any(_numbers(r) for r in rows[at + 1 : at + 1 + 50]):  # a table, not a legend
+            return index
+    return None
 
 
 _MAX_SUMMARY_ROOTS = 12  # subsets of the top-level codes tried: 4,095 at most
@@ -515,10 +594,16 @@ def _names_that_say_total(
         and any(may_be_number(v) for v in totals.loc[pending, c])
     ]  # fmt: skip
     parsed = {c: to_numbers(values[c], decimal_comma=decimal_comma is not False) for c in numeric}
+    # A year column says which rows a total can sum: those of its own year. Its number is
+    # no amount to add (2022 is not 2021 + nothing), so it is not one of the checks.
+    years = {c: parsed.pop(c) for c in list(parsed) if _is_year_column(c)}
     names: list[int] = []
     previous = None
     for row in totals.index:
-        if named[row] or _adds_up(parsed, values.index, row, previous):
+        if named[row] or (
+            _same_year(years, values.index, row, previous)
+            and _adds_up(parsed, values.index, row, previous)
+        ):
             previous = row
             continue
         names.append(row)
@@ -526,6 +611,24 @@ def _names_that_say_total(
         return body, totals
     body = pd.concat([body, totals.loc[names]]).sort_index()
     return body, totals.drop(index=names)
+
+
+def _is_year_column(column: str) -> bool:
+    found = match_header(column)
+    return found is not None and base_field(found.field) == "year"
+
+
+def _same_year(years: dict[str, pd.Series], index: pd.Index, row: int, previous: int | None):
+    """Whether the rows the row would total (since the previous total) hold its year."""
+    above = index[index < row]
+    since = above[above > previous] if previous is not None else above
+    for values in years.values():
+        year = values.get(row)
+        if year is None or pd.isna(year):
+            continue
+        if not len(since) or year not in set(values.loc[since].dropna()):
+            return False
+    return True
 
 
 def _adds_up(parsed: dict[str, pd.Series], index: pd.Index, row: int, previous: int | None):

@@ -6,10 +6,12 @@ from store.repositories.memories import MemoryRepository
 from store.repositories.plan_actions import PlanActionsRepository
 from store.repositories.plans import PlanRepository
 from store.repositories.sessions import PendingTurn, RejectedTurn, SessionRepository, SessionSummary
+from store.repositories.spending import DaySpending, Reservation, SpendingRepository
 from store.repositories.usage import UsageRepository, UsageTotals
 from store.repositories.users import UserRepository
 
 __all__ = [
+    "DaySpending",
     "InventoryRecord",
     "InventoryRepository",
     "MemoryRepository",
@@ -17,8 +19,10 @@ __all__ = [
     "PlanActionsRepository",
     "PlanRepository",
     "RejectedTurn",
+    "Reservation",
     "SessionRepository",
     "SessionSummary",
+    "SpendingRepository",
     "UsageRepository",
     "UsageTotals",
     "UserRepository",

@@ -115,3 +115,21 @@ class UserRepository(Repository):
         )
         if result.matched_count == 0:
             raise NotFoundError("usuário / user")
+
+    @guarded
+    def language(self, user_id: str) -> str | None:
+        """The interface language the user chose ("pt", "en"); None when they never chose."""
+        document = self.col.find_one(
+            {"_id": object_id(user_id, "usuário")}, {"language": 1}, hint=BY_ID
+        )
+        if document is None:
+            raise NotFoundError("usuário / user")
+        return document.get("language")
+
+    @guarded
+    def set_language(self, user_id: str, language: str) -> None:
+        result = self.col.update_one(
+            {"_id": object_id(user_id, "usuário")}, {"$set": {"language": language}}
+        )
+        if result.matched_count == 0:
+            raise NotFoundError("usuário / user")
