@@ -40,9 +40,26 @@ _ABSOLUTE = 0.01
 _UNIT_CANDIDATES = (1.0, 1e-3, 1e3)
 
 
-def agrees(a, b):
+def agrees(a, b, absolute: float = _ABSOLUTE):
     """Elementwise (or scalar) equality within the rounding a workbook applies."""
-    return np.abs(a - b) <= np.maximum(_ABSOLUTE, _RELATIVE * np.maximum(np.abs(a), np.abs(b)))
+    return np.abs(a - b) <= np.maximum(absolute, _RELATIVE * np.maximum(np.abs(a), np.abs(b)))
+
+
+_MAX_DECIMALS = 6
+
+
+def _written_unit(values: np.ndarray) -> float:
+    """The step the figures are written in: 10^-d for the fewest decimals d (up to six) that
+    hold every figure (floats' binary noise below that is no digit anyone wrote)."""
+    figures = values[np.isfinite(values) & (values != 0)]
+    if not len(figures):
+        return _ABSOLUTE
+    for decimals in range(_MAX_DECIMALS + 1):
+        step = 10.0**-decimals
+        rounded = np.round(figures, decimals)
+        if np.all(np.abs(rounded - figures) <= 1e-9 * np.maximum(1.0, np.abs(figures))):
+            return step
+    return 10.0**-_MAX_DECIMALS
 
 
 @dataclass(frozen=True)
@@ -488,7 +505,10 @@ def total_row_evidence(
             if mask is not None:  # 'Subtotal Escopo 1' / a year: the rows it names
                 candidates.append(float(values[mask].sum()))
             compared += 1
-            if any(agrees(value, c) for c in candidates):
+            # The absolute allowance is the total's own rounding: a total written to five
+            # decimals (0,00001 Gg of N2O) is not met by 0,01 Gg, which 0,01 would allow.
+            absolute = min(_ABSOLUTE, _written_unit(np.array([value])))
+            if any(agrees(value, c, absolute) for c in candidates):
                 agreeing += 1
             else:
                 bad.append(int(row))
