@@ -121,7 +121,15 @@ def _canonical_gas(name: str) -> str | None:
     if found is None:  # 'CO2 fóssil', 'Fossil CO2', 'CO2 (non-biogenic)': the same species
         bare = _FOSSIL_WORDS.sub(" ", fold(name))
         found = _lookup().get(_compact(bare)) if bare.strip() else None
+    if found is None:  # 'HCFC-22 (R-22)', 'R-134a (HFC-134a)': a name and its synonym
+        named = _SYNONYM.fullmatch(name.strip())
+        if named:
+            first, second = (_lookup().get(_compact(part)) for part in named.groups())
+            found = first if first is not None and second in (None, first) else None
     return found
+
+
+_SYNONYM = re.compile(r"([^()]+?)\s*\(([^()]+)\)")
 
 
 _FOSSIL_WORDS = re.compile(

@@ -344,7 +344,8 @@ def _montreal_rows(table: pd.DataFrame, which=None) -> pd.DataFrame:
 
 
 def _montreal_listed(memo: pd.DataFrame, lang: Language) -> str:
-    """Each Montreal gas with its mass (kg and t, as the gases view gives it) and its CO2e."""
+    """Each Montreal gas with its mass (kg and t, as the gases view gives it) and its CO2e;
+    a gas the workbook gives in t CO2e only keeps no mass (its GWP set is the workbook's)."""
     words = W.TEXT[lang]
     items = []
     for row in memo.itertuples(index=False):
@@ -367,8 +368,12 @@ def _montreal_gas(trail: _Trail, ask: W.Ask, gas: str, lang: Language) -> str:
     trail.view("gases", **filters)
     table, _ = select(trail.inventory, filters)
 
-    def holds(name: object) -> bool:
-        return name == gas or any(part == gas for part, _ in split_blend(str(name)))
+    def holds(name: object) -> bool:  # the workbook's spelling ("HCFC-22 (R-22)") too
+        return (
+            name == gas
+            or canonical_gas(str(name)) == gas
+            or any(part == gas for part, _ in split_blend(str(name)))
+        )
 
     memo = _montreal_rows(table, holds)
     name = W.gas_name(gas)
