@@ -531,7 +531,7 @@ def test_ten_kg_of_r410a_leaked():
 def test_one_tonne_of_dolomite():
     result = estimate("dolomita", 1, "t", date_or_year=2024)
     assert result.gases_t["CO2"] == pytest.approx(0.47732)  # IPCC Vol. 3 Table 2.1
-    assert "0,47732 t/t" in result.explain("pt")
+    assert "0,47732 t CO2/t" in result.explain("pt")
 
 
 def test_transport_refrigeration_leak_rate():
@@ -649,7 +649,7 @@ def test_the_explanation_shows_quantity_times_factor_with_its_source():
     assert "1.000 m³ × 8.800 kcal/m³ (PCI; Balanço Energético Nacional (BEN)" in text
     assert "(densidade;" not in text  # a PCI per volume needs none
     # the table's locator in the reader's language; the title as published
-    assert "× 56.100 kg/TJ (fator CO2;" in text and "Tabela 2.3" in text
+    assert "× 56.100 kg CO2/TJ (fator CO2;" in text and "Tabela 2.3" in text
     assert "2006 IPCC Guidelines for National Greenhouse Gas Inventories" in text
     assert "t CO2e." in text
     english = result.explain("en")

@@ -19,7 +19,7 @@ from engine.emissions.results import (
     Estimate,
     FactorUse,
 )
-from engine.emissions.units import pretty
+from engine.emissions.units import pretty, unit_label
 from engine.formatting import number
 
 
@@ -35,13 +35,14 @@ def num(value: float, lang: str, *, digits: int = 4, min_decimals: int = 0) -> s
     return text.removesuffix(separator)
 
 
-def _value(value: float, unit: str, lang: str) -> str:
-    """A factor as its source writes it (all its digits): '840 kg/m³', '14%', '0,47732 t/t'."""
+def _value(value: float, unit: str, lang: str, gas: str = "-") -> str:
+    """A factor as its source writes it (all its digits), the gas its mass is of named in the
+    unit: '840 kg/m³', '14%', '0,0617 t CO2/MWh', '3,9 kg CH4/TJ'."""
     if unit == "fraction":
         return f"{num(value * 100, lang, digits=10)}%"
     if unit == "percent":
         return f"{num(value, lang, digits=10)}%"
-    return f"{num(value, lang, digits=10)} {pretty(unit)}"
+    return f"{num(value, lang, digits=10)} {unit_label(unit, gas, lang)}"
 
 
 def _source(use: FactorUse, lang: str) -> str:
@@ -93,7 +94,7 @@ def render(estimate: Estimate, lang: str) -> str:
             remark = " — " + use.remark_in(lang) if use.remark_in(lang) else ""
             lines.append(
                 f"- {num(step.start, lang)} {pretty(step.start_unit)} "
-                f"{'÷' if step.divide else '×'} {_value(use.value, use.unit, lang)} "
+                f"{'÷' if step.divide else '×'} {_value(use.value, use.unit, lang, use.gas)} "
                 f"({_source(use, lang)}) = {num(step.result, lang)} {result_unit}{remark}"
             )
     lines.append(_total_line(estimate, lang))
