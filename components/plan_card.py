@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import partial
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -258,7 +259,12 @@ def rows_cell(entries: Sequence[str]) -> str:
 def macc(actions: PlanActions, *, key: str) -> None:
     lang = language()
     if macc_data(actions):
-        st.altair_chart(macc_chart(actions, lang), width="stretch", key=f"macc-{key}")
+        chart = macc_chart(actions, lang)
+        # The tab's heading names the curve: its title inside the chart (which the exports
+        # keep) would say it a second time; its subtitle (unknown costs, clipped bars) stays.
+        title = chart.title
+        chart = chart.properties(title=alt.TitleParams("", subtitle=title.subtitle))
+        st.altair_chart(chart, width="stretch", key=f"macc-{key}")
     else:
         st.caption(t("pc_macc_none"))
     unknown = [measure_name(a, lang) for a in macc_unknown(actions)]
