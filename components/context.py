@@ -41,10 +41,26 @@ def set_context(settings: Settings, store: Store | None, engine: EngineStatus) -
 
 def current() -> AppContext:
     if _CONTEXT not in st.session_state:  # a page served before app.py ran (see startup)
+        _through_app_py()
         from components.startup import start
 
         return start()
     return st.session_state[_CONTEXT]
+
+
+def _through_app_py() -> None:
+    """A fresh server whose first request is a page's URL ("/inventory") runs that page the
+    way Streamlit runs a ``pages/`` folder, before ``app.py`` ever called ``st.navigation``:
+    the sidebar then lists the files ("app", "calculator"...) for that whole session. Say
+    that this app navigates with ``st.navigation`` and run again, through ``app.py``, on the
+    same page (Streamlit's own flag, set so by ``st.navigation`` itself on its first run)."""
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError:  # a Streamlit without it: the page still works, with file names
+        return
+    if getattr(PagesManager, "uses_pages_directory", None):
+        PagesManager.uses_pages_directory = False
+        st.rerun()
 
 
 def _user(settings: Settings, store: Store | None) -> AekoUser | None:

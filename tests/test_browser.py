@@ -27,6 +27,11 @@ def test_a_page_opened_first_on_a_fresh_server_works(server, page):
     page.goto(f"{server}/inventory")
     expect(page.get_by_test_id("stFileUploaderDropzoneInput")).to_have_count(1, timeout=90_000)
     expect(page.get_by_test_id("stException")).to_have_count(0)
+    # ... and its sidebar names the pages as app.py does, not by their files ("calculator")
+    nav = page.get_by_test_id("stSidebarNav")
+    expect(nav).to_contain_text("Inventário", timeout=WAIT_MS)
+    expect(nav).to_contain_text("Calculadora")
+    expect(nav).not_to_contain_text("calculator")
 
 
 def test_ask_a_question_see_the_trail_and_answer_then_reload(server, page):
