@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import Aeko, AekoMessenger, AekoSession, AekoUser, ToolCalled
+from engine import AekoUser, ToolCalled
 from engine.emissions import estimate
 from engine.emissions.tool import TOOL_NAME
-from engine.offline import OfflineAnalyst
 from engine.offline.calculation import read_calculations
 from tests.eval.checks import quantities
+from tests.test_offline_calculation import _ask  # the same user, session and analyst
 
 USER = AekoUser(_id="64b8f0a1c9e1a2b3c4d5e6f1", id_external_user=1, role="", usecase="")
 GRID_CSV = Path(__file__).resolve().parents[1] / "engine/emissions/data/grid.csv"
@@ -30,14 +30,6 @@ AR5 = {"CH4": 28, "N2O": 265}
 def _natural_gas_t(m3: float) -> float:
     tj = m3 * 8_800 * KCAL_KJ / 1e9
     return tj * (56_100 + 1 * AR5["CH4"] + 0.1 * AR5["N2O"]) / 1_000
-
-
-def _ask(question: str):
-    analyst = OfflineAnalyst()
-    Aeko.config(fast_model=analyst, slow_model=analyst)
-    session = AekoSession(_id="64b8f0a1c9e1a2b3c4d5e6f3", id_user=USER.id, name="calc")
-    events = list(AekoMessenger(USER).stream(question, session))
-    return events, events[-1].result
 
 
 @pytest.mark.parametrize(
