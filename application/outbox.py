@@ -342,15 +342,23 @@ class Outbox:
         return self.journal.pending(self.user_id)
 
     def submit(self, store: Store, write: Write) -> bool:
-        """Journal the write, then write it if the database answers (after writing what was
-        kept before it). True when it was written; False: kept for later."""
+        """Write it now when nothing waits before it and the database answers; the journal
+        is the spill, for a write the database did not take or one that must wait behind
+        writes kept before it (they go first, in order). True when it was written; False:
+        kept for later. No lock is held while the database is called (#24 point 4): a
+        write is idempotent by its run id, so two threads replaying one is harmless."""
         journal = self.journal
-        with journal.lock:
+        if not journal.pending() and time.monotonic() >= journal.retry_after:
+            if _apply(store, write):
+                return True
             journal.append(write)
-            if time.monotonic() < journal.retry_after:
-                return False  # the database failed a moment ago: do not wait on it again
-            self.flush(store)
-            return write.id not in {kept.id for kept in journal.pending()}
+            journal.retry_after = time.monotonic() + RETRY_AFTER_S
+            return False
+        journal.append(write)
+        if time.monotonic() < journal.retry_after:
+            return False  # the database failed a moment ago: do not wait on it again
+        self.flush(store)
+        return write.id not in {kept.id for kept in journal.pending()}
 
     def keep(self, write: Write) -> None:
         """Journal the write without trying it: the database just failed the caller."""
@@ -362,16 +370,16 @@ class Outbox:
         self.journal.retry_after = 0.0
 
     def flush(self, store: Store) -> int:
-        """Write what was kept, in order, until the first failure. Returns how many."""
+        """Write what was kept, in order, until the first failure. Returns how many. The
+        journal's lock guards its file and its list, never a call to the database."""
         journal = self.journal
         written = 0
-        with journal.lock:
-            for write in journal.pending():
-                if not _apply(store, write):
-                    journal.retry_after = time.monotonic() + RETRY_AFTER_S
-                    break
-                journal.done(write)
-                written += 1
+        for write in journal.pending():
+            if not _apply(store, write):
+                journal.retry_after = time.monotonic() + RETRY_AFTER_S
+                break
+            journal.done(write)
+            written += 1
         return written
 
 

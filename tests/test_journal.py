@@ -2,6 +2,7 @@
 
 import json
 import os
+import threading
 from datetime import UTC, datetime
 
 from application.outbox import JOURNAL_FILE, Journal, Outbox, Write, journal_for
@@ -123,12 +124,14 @@ def test_each_write_is_on_disk_before_it_is_tried_and_reads_back_equal(tmp_path)
     assert again[0].args["session"].id == SESSION
 
 
-def test_a_write_the_database_takes_is_marked_done_and_the_file_compacted(tmp_path):
+def test_a_write_the_database_takes_is_never_journalled(tmp_path):
     outbox = Outbox(Journal(tmp_path / JOURNAL_FILE), USER)
     store = _FakeStore()
     assert outbox.submit(store, _every_kind()[1]) is True
     assert outbox.queued == []
-    assert (tmp_path / JOURNAL_FILE).read_text() == ""  # nothing left: compacted
+    # written straight to the database: the journal is only the spill (#24 point 4)
+    path = tmp_path / JOURNAL_FILE
+    assert not path.exists() or path.read_text() == ""
 
 
 def test_kept_writes_are_replayed_in_order_once_and_idempotently(tmp_path):
@@ -153,6 +156,42 @@ def test_kept_writes_are_replayed_in_order_once_and_idempotently(tmp_path):
         outbox.journal.append(write)
     assert outbox.flush(up) == len(writes)
     assert len(up.applied) == len(writes)
+
+
+def test_a_write_behind_kept_ones_waits_its_turn(tmp_path):
+    outbox = Outbox(Journal(tmp_path / JOURNAL_FILE), USER)
+    writes = _every_kind()
+    assert outbox.submit(_FakeStore(up=False), writes[0]) is False  # the session: kept
+    outbox.resume()
+    up = _FakeStore()
+    assert outbox.submit(up, writes[1]) is True  # the turn: after its session, in order
+    assert list(up.applied) == [("session", SESSION), ("turn", "run-1")]
+    assert outbox.queued == []
+
+
+def test_no_lock_is_held_while_the_database_is_called(tmp_path):
+    """A write that hangs on the database does not stop another thread from journalling."""
+    journal = Journal(tmp_path / JOURNAL_FILE)
+    entered, release = threading.Event(), threading.Event()
+
+    class _Slow(_FakeStore):
+        def _apply(self, key, value):
+            entered.set()
+            release.wait(10)
+            super()._apply(key, value)
+
+    writes = _every_kind()
+    worker = threading.Thread(target=Outbox(journal, USER).submit, args=(_Slow(), writes[1]))
+    worker.start()
+    assert entered.wait(10)
+    appended = threading.Thread(target=journal.append, args=(writes[3],))
+    appended.start()
+    appended.join(5)
+    done = not appended.is_alive()  # it did not wait for the database call
+    release.set()
+    worker.join(10)
+    assert done
+    assert [w.id for w in journal.pending()] == [writes[3].id]
 
 
 def test_an_app_that_restarts_replays_what_the_last_one_kept(tmp_path):
