@@ -1,7 +1,7 @@
 """Chat quality: the eval question set run against a configured model, scored per group.
 
-    .venv/bin/python -m bench.eval [--model MODEL] [--set main|holdout|blind] [--group GROUP ...]
-        [--answers]
+    .venv/bin/python -m bench.eval [--model MODEL] [--set main|holdout|blind|blind2]
+        [--group GROUP ...] [--answers]
 
 ``--model`` is a Gemini model id (key from GEMINI_API_KEY or GOOGLE_API_KEY), any
 ``provider:model`` (key from OPENAI_API_KEY or ANTHROPIC_API_KEY; ollama needs none), or

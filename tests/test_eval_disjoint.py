@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from engine.agents.prompts import PROMPTS
-from tests.eval.harness import BLIND, HOLDOUT, QUESTIONS, load_questions
+from tests.eval.harness import BLIND, BLIND2, HOLDOUT, QUESTIONS, load_questions
 
 ROOT = Path(__file__).resolve().parents[1]
 OFFLINE = ROOT / "engine" / "offline"
@@ -110,7 +110,7 @@ def overlap(question: Text, example: Text) -> str | None:
 
 # --- what the eval asks -----------------------------------------------------------------------
 
-EVAL_SETS = (QUESTIONS, HOLDOUT, BLIND)
+EVAL_SETS = (QUESTIONS, HOLDOUT, BLIND, BLIND2)
 
 
 def eval_questions() -> list[Text]:

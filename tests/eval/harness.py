@@ -27,11 +27,16 @@ QUESTIONS = Path(__file__).with_name("questions.toml")
 HOLDOUT = Path(__file__).with_name("holdout.toml")
 # Written by a helper that never read the analyst's code, then frozen (tests/test_eval_blind.py).
 BLIND = Path(__file__).with_name("blind.toml")
-SETS = {"main": QUESTIONS, "holdout": HOLDOUT, "blind": BLIND}
+# The second blind set, written on 2026-12-02 by a helper that never read the analyst nor
+# the first blind set (tests/test_eval_blind2.py freezes it).
+BLIND2 = Path(__file__).with_name("blind2.toml")
+SETS = {"main": QUESTIONS, "holdout": HOLDOUT, "blind": BLIND, "blind2": BLIND2}
 SAMPLE = ROOT / "assets" / "sample_inventory.xlsx"
 # A workbook the analyst has not seen; tests/eval/make_blind_inventory.py writes it.
 BLIND_INVENTORY = ROOT / "tests" / "data" / "blind_inventory.xlsx"
-ATTACHMENTS = {"sample": SAMPLE, "blind": BLIND_INVENTORY}
+# The second blind set's workbook; tests/eval/make_blind2_inventory.py writes it.
+BLIND2_INVENTORY = ROOT / "tests" / "data" / "blind2_inventory.xlsx"
+ATTACHMENTS = {"sample": SAMPLE, "blind": BLIND_INVENTORY, "blind2": BLIND2_INVENTORY}
 GROUPS = (
     "concept",
     "calculation",
@@ -304,12 +309,152 @@ def blind_figures(path: Path = BLIND_INVENTORY) -> dict[str, float]:
     return dict(f)
 
 
+# --- the second blind inventory's figures, straight from its cells ------------------------
+
+# IPCC AR5 WG1 table 8.A.1, for recomputing the AR6 workbook under AR5: methane 28 (30 of
+# fossil origin), R-410A as 50/50 HFC-32 (677) and HFC-125 (3,170).
+AR5_BLIND2 = {"N2O": 265.0, "HFC-134a": 1300.0, "R-410A": 1923.5, "SF6": 23500.0}
+# The workbook's own rule (its cover): methane of biomass and effluents is non-fossil.
+AR6_CH4_BY_ORIGIN = {"biomass": AR6_CH4_NON_FOSSIL, "non-fossil": AR6_CH4_NON_FOSSIL}
+
+
+def _rows_under(rows: list[list[Any]], at: int) -> tuple[list[str], list[dict[str, Any]], Any]:
+    """The table whose header is ``rows[at]``: its rows as dicts, up to a blank or total row,
+    and that total row (None if the table ends on a blank)."""
+    header = [str(cell or "") for cell in rows[at]]
+    body = []
+    for row in rows[at + 1 :]:
+        if row[0] is None:
+            return header, body, None
+        if str(row[0]).upper().startswith("TOTAL"):
+            return header, body, dict(zip(header, row, strict=False))
+        body.append(dict(zip(header, row, strict=False)))
+    return header, body, None
+
+
+# Each table of the second blind workbook: its name here, its sheet, its header's first cell.
+_BLIND2_TABLES = (
+    ("scope1", "Scope 1", "Facility"),
+    ("scope2", "Escopo 2", "Unidade"),
+    ("scope3", "Scope 3", "Category (GHG Protocol)"),
+)
+
+
+@cache
+def blind2_rows(path: Path = BLIND2_INVENTORY) -> dict[str, Any]:
+    """The second blind workbook's tables: 'scope1', 'montreal' (the memo under Scope 1),
+    'scope2', 'scope3' as lists of header -> cell, and each table's stated total row."""
+    book = openpyxl.load_workbook(path, data_only=True, read_only=True)
+    tables: dict[str, Any] = {}
+    for name, sheet, first in _BLIND2_TABLES:
+        rows = [list(row) for row in book[sheet].iter_rows(values_only=True)]
+        at = next(i for i, row in enumerate(rows) if row and row[0] == first)
+        _, tables[name], tables[f"{name}_total"] = _rows_under(rows, at)
+        if name == "scope1":
+            memo = next(i for i, row in enumerate(rows) if str(row[0] or "").startswith("MEMO"))
+            _, tables["montreal"], _ = _rows_under(rows, memo + 1)
+    return tables
+
+
+@cache
+def blind2_figures(path: Path = BLIND2_INVENTORY) -> dict[str, float]:
+    """The second blind workbook's figures, summed from its rows (t, t CO2e, MWh or %; AR6
+    as the workbook states, methane 29.8 fossil / 27.0 non-fossil).
+
+    Names: scope1, scope1:<facility>, category:<category>, fuel:<fuel / gas>, co2_t, ch4_t,
+    ch4_tco2e, n2o_t, n2o_tco2e, hfc_tco2e, sf6_t, sf6_tco2e, fgas_tco2e (HFCs and SF6),
+    biogenic_co2, effluent_ch4_t, effluent_tco2e, natural_gas, top1..4 (largest Scope 1
+    rows), scope2_location, scope2_market, scope2_location:<facility>,
+    scope2_market:<facility>, electricity_mwh, scope3, scope3:<category number>, total
+    (Scopes 1 + 2 location + 3), total_market, total_s12 (Scopes 1 + 2 location),
+    total_s12_market, scope12:<facility> (Scope 1 + Scope 2 location), montreal_t,
+    montreal_tco2e, share:<...> (%), scope1_ar5_low/high (Scope 1 under AR5: methane 28,
+    or 30 where fossil), stated:<table> (the workbook's own TOTAL rows).
+    """
+    tables = blind2_rows(path)
+    f: dict[str, float] = defaultdict(float)
+    row_totals = []
+    for row in tables["scope1"]:
+        total, site = _num(row["Total (tCO2e)"]), str(row["Facility"])
+        category, fuel, origin = str(row["Category"]), str(row["Fuel / gas"]), str(
+            row["Fossil / biomass"])  # fmt: skip
+        co2, ch4, n2o, fgas = (_num(row[c]) for c in ("CO2 fossil (t)", "CH4 (t)", "N2O (t)",
+                                                       "HFC / SF6 (t)"))  # fmt: skip
+        row_totals.append(total)
+        f["scope1"] += total
+        f[f"scope1:{site}"] += total
+        f[f"scope12:{site}"] += total
+        f[f"category:{category}"] += total
+        f[f"fuel:{fuel}"] += total
+        f["co2_t"] += co2
+        f["ch4_t"] += ch4
+        f["ch4_tco2e"] += ch4 * AR6_CH4_BY_ORIGIN.get(origin, AR6_CH4_FOSSIL)
+        f["n2o_t"] += n2o
+        f["biogenic_co2"] += _num(row["Biogenic CO2 (t) - outside scopes"])
+        fgas_tco2e = total - co2 - ch4 * AR6_CH4_BY_ORIGIN.get(origin, AR6_CH4_FOSSIL) - n2o * 273
+        f["fgas_tco2e"] += fgas_tco2e if fgas else 0.0
+        if fuel == "SF6":
+            f["sf6_t"] += fgas
+            f["sf6_tco2e"] += fgas_tco2e
+        elif fgas:
+            f["hfc_tco2e"] += fgas_tco2e
+        if category == "Wastewater treatment":
+            f["effluent_ch4_t"] += ch4
+            f["effluent_tco2e"] += total
+        ch4_ar5 = (28.0, 28.0 if origin in AR6_CH4_BY_ORIGIN else 30.0)
+        rest = co2 + n2o * AR5_BLIND2["N2O"] + fgas * AR5_BLIND2.get(fuel, 0.0)
+        f["scope1_ar5_low"] += rest + ch4 * ch4_ar5[0]
+        f["scope1_ar5_high"] += rest + ch4 * ch4_ar5[1]
+    f["n2o_tco2e"] = f["n2o_t"] * 273
+    f["natural_gas"] = f["fuel:Natural gas"]
+    for row in tables["montreal"]:
+        f["montreal_t"] += _num(row["Leak / recharge (kg)"]) / 1e3
+        f["montreal_tco2e"] += _num(row["Emissions (tCO2e)"])
+    for row in tables["scope2"]:
+        site = str(row["Unidade"])
+        location = _num(row["Emissões - abordagem por localização (tCO2)"])
+        market = _num(row["Emissões - abordagem de escolha de compra / market-based (tCO2)"])
+        f["electricity_mwh"] += _num(row["Eletricidade consumida (MWh)"])
+        f["scope2_location"] += location
+        f["scope2_market"] += market
+        f[f"scope2_location:{site}"] += location
+        f[f"scope2_market:{site}"] += market
+        f[f"scope12:{site}"] += location
+    for row in tables["scope3"]:
+        number = str(row["Category (GHG Protocol)"]).split()[1]
+        f[f"scope3:{number}"] += _num(row["Emissions (tCO2e)"])
+        f["scope3"] += _num(row["Emissions (tCO2e)"])
+    f["stated:scope1"] = _num(tables["scope1_total"]["Total (tCO2e)"])
+    f["stated:scope2_location"] = _num(
+        tables["scope2_total"]["Emissões - abordagem por localização (tCO2)"])  # fmt: skip
+    f["stated:scope2_market"] = _num(
+        tables["scope2_total"]["Emissões - abordagem de escolha de compra / market-based (tCO2)"]
+    )
+    f["stated:scope3"] = _num(tables["scope3_total"]["Emissions (tCO2e)"])
+    f["total_s12"] = f["scope1"] + f["scope2_location"]
+    f["total_s12_market"] = f["scope1"] + f["scope2_market"]
+    f["total"] = f["total_s12"] + f["scope3"]
+    f["total_market"] = f["total_s12_market"] + f["scope3"]
+    for rank, value in enumerate(sorted(row_totals, reverse=True)[:4], start=1):
+        f[f"top{rank}"] = value
+    for scope in ("scope1", "scope2_location", "scope3"):
+        f[f"share:{scope}"] = 100 * f[scope] / f["total"]
+    f["share:scope3_market"] = 100 * f["scope3"] / f["total_market"]
+    f["share:natural_gas_in_scope1"] = 100 * f["natural_gas"] / f["scope1"]
+    f["share:top1_in_scope1"] = 100 * f["top1"] / f["scope1"]
+    for site in {str(row["Facility"]) for row in tables["scope1"]}:
+        f[f"share:scope1:{site}"] = 100 * f[f"scope1:{site}"] / f["scope1"]
+    return dict(f)
+
+
 # --- one question through the engine -----------------------------------------------------
 
 
 def figures_for(question: Question) -> dict[str, float] | None:
     """The figures a question's ``figures`` checks name: those of the workbook it attaches."""
-    return blind_figures() if question.attach == "blind" else None
+    by_attachment = {"blind": blind_figures, "blind2": blind2_figures}
+    figures = by_attachment.get(question.attach or "")
+    return figures() if figures else None
 
 
 def spec_for(question: Question, figures: dict[str, float] | None = None) -> AnswerSpec:
