@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from engine.actions.model import Action
-from engine.actions.rules import compute, is_combustion_gas, row_keys
+from engine.actions.rules import compute, is_combustion_gas, ref_key, row_keys
 from engine.inventory import Inventory
 from engine.inventory import fields as F
 from engine.measures.catalogue import Alternative, Catalogue, Costs, shipped_catalogue
@@ -112,16 +112,10 @@ def _candidate(
     action = compute(measure, inventory, rows, scope=scope)
     if action is None or action.reduction_high_tco2e <= 0:
         return None
-    acted = {_ref(ref) for ref in action.rows}
+    acted = {ref_key(ref) for ref in action.rows}
     # The action's own rows, by the keys of the table: a row it named but did not cut (a
     # source's CH4 under a fuel switch) is still its row, so no other action takes it.
     return _Candidate(action, measure, frozenset(k for k in keys[rows.index] if k in acted))
-
-
-def _ref(ref: object) -> str:
-    from engine.actions.rules import ref_key
-
-    return ref_key(ref)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
