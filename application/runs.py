@@ -6,10 +6,18 @@ the run: what the user paid for goes on, is saved by its use case, and the next 
 opens the conversation or the inventory follows it (``Run.follow``: what happened so far,
 then the rest as it comes) or shows how it ended, once.
 
+Each run also lives in the database while it goes (``application.shared_runs``): any app
+process behind the same load balancer finds it there, follows it live and shows how it
+ended, once; a run whose process stopped renewing its lease is reported cut by the first
+process that looks. The runs of this process stay in its memory as well, which is what
+makes following one here immediate.
+
 Each run's items are also written, as they come, to a journal of its own in the data
-folder (``runs/<id>.jsonl``): a start line, the engine's events, an end line. A run whose
-journal has no end line was cut by the app stopping; the next app says so instead of
-pretending it never happened (its question, for a chat turn, is kept pending by the store).
+folder (``runs/<id>.jsonl``): a start line, the engine's events, an end line. It is the
+spill for a database that is away: a run whose journal has no end line, and which the
+database does not know as running elsewhere, was cut by the app stopping; the next app says
+so instead of pretending it never happened (its question, for a chat turn, is kept pending
+by the store).
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import os
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -36,12 +44,15 @@ from application.chat import TurnEnded, TurnStarted
 from application.inventories import FactorFile, PlanEnded
 from application.outbox import Journal, Write
 from application.planning import PlanInputs
+from application.shared_runs import Mirror, follow_remote, outcome_from, turn_started
 from application.workspace import Workspace, model_call
 from engine import AekoImprovementPlan, AekoSession, AgentFinished, EngineEvent
 from engine.dto import AekoUsage
 from engine.errors import LocalizedError
 from engine.inventory import Inventory
+from store import Store, StoreError
 from store.embedded import process_alive
+from store.repositories.runs import RUNNING, RunRepository
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +85,9 @@ class Run:
     delivered: bool = False  # a page showed how it ended
     _items: list[object] = field(default_factory=list, repr=False)
     _changed: threading.Condition = field(default_factory=threading.Condition, repr=False)
+    # Where the run lives for the other app processes, when a database is at hand.
+    _repository: RunRepository | None = field(default=None, repr=False)
+    _mirror: Mirror | None = field(default=None, repr=False)
 
     @property
     def done(self) -> bool:
@@ -113,8 +127,12 @@ class Run:
         return True
 
     def deliver(self) -> None:
-        """A page showed how the run ended: a page opened later does not show it again."""
+        """A page showed how the run ended: a page opened later, by any process, does not
+        show it again."""
         self.delivered = True
+        if self._repository is not None:
+            with contextlib.suppress(StoreError):  # shown once more at worst, never lost
+                self._repository.deliver(self.id)
 
     def _add(self, item: object) -> None:
         with self._changed:
@@ -128,12 +146,58 @@ class Run:
             self._changed.notify_all()
 
 
+@dataclass(eq=False)
+class RemoteRun(Run):
+    """A run another app process holds, followed through the database."""
+
+    def follow(self, heartbeat: Callable[[], None] | None = None) -> Iterator[object]:
+        assert self._repository is not None
+        for item in follow_remote(self._repository, self.id, heartbeat):
+            if isinstance(item, TurnEnded | PlanEnded):
+                self.outcome, self.finished_at = item, datetime.now(UTC)
+            yield item
+
+    def wait(self, timeout_s: float | None = None) -> bool:
+        assert self._repository is not None
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        while (document := self._repository.get(self.id)) and document["status"] == RUNNING:
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+            time.sleep(WAIT_S)
+        return True
+
+
+def remote_run(repository: RunRepository, document: dict[str, Any]) -> RemoteRun:
+    run = RemoteRun(
+        id=document["_id"],
+        user_id=str(document["id_user"]),
+        kind=document["kind"],
+        subject=document["subject"],
+        title=document.get("title", ""),
+        started_at=_aware(document["started_at"]),
+        started=turn_started(document["_id"], document.get("started")),
+        reopen=dict(document.get("reopen") or {}),
+        interrupted=document["status"] == "interrupted",
+        _repository=repository,
+    )
+    if document["status"] != RUNNING:
+        run.finished_at = _aware(document.get("ended_at") or document["started_at"])
+        if not run.interrupted:  # a cut run is named, not followed: it has no outcome
+            run.outcome = outcome_from(document)
+    return run
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 class Runs:
     """The runs of one data folder in this process: started here, or cut by an app that
     stopped (read back from their journals). Safe across threads."""
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
+        self.store: Store | None = None  # set by ``runs_of``: where runs are shared
         self._runs: dict[str, Run] = {}
         self._lock = threading.Lock()
         # What the cut runs had spent, by run id: recorded once a store is at hand.
@@ -152,7 +216,13 @@ class Runs:
             unrecorded, self.unrecorded = self.unrecorded, {}
         for run_id, spent in unrecorded.items():
             run = self._runs.get(run_id)
-            if run is None or not spent.calls:
+            if run is None:
+                continue
+            if _held_elsewhere(workspace.store, run_id):
+                with self._lock:  # another process runs it: not ours to call cut
+                    self._runs.pop(run_id, None)
+                continue
+            if not spent.calls:
                 continue
             write = Write.usage(
                 run.user_id,
@@ -164,32 +234,61 @@ class Runs:
             )
             workspace.outbox.submit(workspace.store, write)
 
-    def shown_to(self, user_id: str, kind: RunKind, subject: str | None = None) -> list[Run]:
+    def shown_to(
+        self,
+        user_id: str,
+        kind: RunKind,
+        subject: str | None = None,
+        *,
+        among: Collection[str] | None = None,
+    ) -> list[Run]:
         """The runs a page of this user shows, oldest first: those still going, and those
-        that ended without a page showing how."""
+        that ended without a page showing how; this process's, and those other processes
+        hold or held (from the database, when it answers). ``among``: the only run ids
+        another process may hold (a conversation's pending turns), so that a page with
+        none asks the database nothing."""
         self._forget_old()
         with self._lock:
             runs = list(self._runs.values())
-        return sorted(
-            (
-                run
-                for run in runs
-                if run.user_id == str(user_id)
-                and run.kind == kind
-                and (subject is None or run.subject == subject)
-                and not (run.done and run.delivered)
-            ),
-            key=lambda run: run.started_at,
-        )
+        mine = [
+            run
+            for run in runs
+            if run.user_id == str(user_id)
+            and run.kind == kind
+            and (subject is None or run.subject == subject)
+            and not (run.done and run.delivered)
+        ]
+        known = {run.id for run in runs}
+        if self.store is not None:
+            repository = self.store.runs(user_id)
+            try:
+                mine = [run for run in mine if not _delivered_elsewhere(repository, run)]
+                if among is None:
+                    documents = repository.shown(kind, subject)
+                else:
+                    unknown = sorted(set(among) - known)
+                    documents = repository.shown_of(unknown) if unknown else []
+            except StoreError:
+                documents = []
+            mine += [remote_run(repository, doc) for doc in documents if doc["_id"] not in known]
+        return sorted(mine, key=lambda run: run.started_at)
 
     def get(self, run_id: str) -> Run | None:
         with self._lock:
             return self._runs.get(run_id)
 
+    def known(self) -> list[Run]:
+        """Every run this process knows (its own, and cut ones read from journals)."""
+        with self._lock:
+            return list(self._runs.values())
+
     def start(self, run: Run, items: Iterator[object]) -> Run:
         """Drain ``items`` (a use case's stream) in a worker thread into ``run``."""
         with self._lock:
             self._runs[run.id] = run
+        if self.store is not None:
+            run._repository = self.store.runs(run.user_id)
+            run._mirror = Mirror(run._repository, run)
         journal = _RunJournal(self.folder, run)
         context = contextvars.copy_context()  # what the page's thread had set, the run keeps
         worker = threading.Thread(
@@ -234,6 +333,8 @@ def _drain(run: Run, items: Iterator[object], journal: _RunJournal) -> None:
                 continue
             run._add(item)
             journal.event(item)
+            if run._mirror is not None and isinstance(item, EngineEvent):
+                run._mirror.event(item)
     except LocalizedError as failure:  # said to the user in their words: not a bug
         error = failure
     except Exception as failure:  # the use cases turn their errors into outcomes; not this
@@ -241,6 +342,8 @@ def _drain(run: Run, items: Iterator[object], journal: _RunJournal) -> None:
         error = failure
     finally:
         journal.end(outcome, error)
+        if run._mirror is not None:
+            run._mirror.end(outcome, error)
         run._end(outcome, error)
 
 
@@ -257,13 +360,77 @@ def runs_of(workspace: Workspace) -> Runs:
         if runs is None:
             folder = journal.path.parent / RUNS_FOLDER if journal.path is not None else None
             runs = _REGISTRIES[journal] = Runs(folder)
+    runs.store = workspace.store
     if runs.unrecorded:
         runs.record_cut_spending(workspace)
     return runs
 
 
-def shown_to(workspace: Workspace, kind: RunKind, subject: str | None = None) -> list[Run]:
-    return runs_of(workspace).shown_to(workspace.user.id, kind, subject)
+def shown_to(
+    workspace: Workspace,
+    kind: RunKind,
+    subject: str | None = None,
+    *,
+    among: Collection[str] | None = None,
+) -> list[Run]:
+    """See ``Runs.shown_to``; runs whose holder died are reported cut first, once."""
+    registry = runs_of(workspace)
+    if among is None or set(among) - {run.id for run in registry.known()}:
+        record_cut_runs(workspace, registry)
+    return registry.shown_to(workspace.user.id, kind, subject, among=among)
+
+
+def record_cut_runs(workspace: Workspace, registry: Runs) -> int:
+    """Report cut, once, this user's runs whose holder stopped renewing its lease, and
+    record what their finished agents had spent (from their events in the database) as
+    "interrupted" usage. Returns how many this call took."""
+    repository = workspace.store.runs(workspace.user.id)
+    try:
+        taken = repository.take_expired()
+    except StoreError:
+        return 0
+    for document in taken:
+        local = registry.get(document["_id"])
+        if local is not None and not local.done:
+            continue  # ours and going: only its mirror lost the database for a while
+        try:
+            spent = _spent([{"op": "event", "event": event} for event in
+                            repository.events(document["_id"])])  # fmt: skip
+        except StoreError:
+            continue
+        if not spent.calls:
+            continue
+        write = Write.usage(
+            str(document["id_user"]),
+            document["_id"],
+            document["kind"],
+            spent,
+            outcome="interrupted",
+            session_id=document["subject"] if document["kind"] == "chat" else None,
+        )
+        workspace.outbox.submit(workspace.store, write)
+    return len(taken)
+
+
+def _delivered_elsewhere(repository: RunRepository, run: Run) -> bool:
+    """A run of this process whose end a page of another process showed already."""
+    if not run.done or run.interrupted:
+        return False
+    document = repository.get(run.id)
+    if document is not None and document.get("delivered"):
+        run.delivered = True
+    return run.delivered
+
+
+def _held_elsewhere(store: Store, run_id: str) -> bool:
+    """Whether the database knows ``run_id`` as running under a live lease."""
+    try:
+        document = store.runs(None).get(run_id)
+    except StoreError:
+        return False
+    if document is None or document["status"] != RUNNING:
+        return False
+    return _aware(document["lease_until"]) > datetime.now(UTC)
 
 
 def ask(

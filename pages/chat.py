@@ -186,7 +186,9 @@ question = st.chat_input(t("chat_placeholder"), submit_mode="disable", max_chars
 question = (question or st.session_state.pop(RETRY, None) or "").strip()
 # Turns of this conversation still going, or ended while no page showed them: a turn cut by
 # an app that stopped is left to the conversation's own "interrupted" notice.
-live = runs.shown_to(workspace, "chat", session.id) if session else []
+# Another process may hold only a turn this conversation has pending: none, no query.
+pending_ids = [turn.run_id for turn in document.pending] if document is not None else []
+live = runs.shown_to(workspace, "chat", session.id, among=pending_ids) if session else []
 for run in [run for run in live if run.interrupted]:
     run.deliver()
 live = [run for run in live if not run.interrupted]

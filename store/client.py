@@ -21,6 +21,7 @@ from store.repositories import (
     MemoryRepository,
     PlanActionsRepository,
     PlanRepository,
+    RunRepository,
     SessionRepository,
     SpendingRepository,
     UsageRepository,
@@ -88,6 +89,10 @@ class Store:
 
     def inventories(self, user_id: str) -> InventoryRepository:
         return InventoryRepository(self.db, self.target, user_id)
+
+    def runs(self, user_id: str | None) -> RunRepository:
+        """One user's runs; ``None``: every user's (the sweep of expired leases)."""
+        return RunRepository(self.db, self.target, user_id)
 
     def ensure_session(self, user_id: str, session: AekoSession) -> bool:
         """Store a conversation started while the database was away, under the id it was

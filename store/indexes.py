@@ -26,6 +26,10 @@ USAGE_BY_USER = [("id_user", ASCENDING), ("created_at", DESCENDING)]
 USAGE_BY_SESSION = [("id_user", ASCENDING), ("id_session", ASCENDING)]
 USAGE_BY_RUN = [("id_user", ASCENDING), ("run_id", ASCENDING)]
 PLAN_ACTIONS_BY_RUN = [("id_user", ASCENDING), ("run_id", ASCENDING)]
+RUNS_BY_USER = [("id_user", ASCENDING), ("kind", ASCENDING), ("delivered", ASCENDING)]
+RUNS_BY_SUBJECT = [("id_user", ASCENDING), ("kind", ASCENDING), ("subject", ASCENDING)]
+RUNS_BY_LEASE = [("status", ASCENDING), ("lease_until", ASCENDING)]  # the sweep of cut runs
+RUN_EVENTS_BY_RUN = [("run_id", ASCENDING), ("seq", ASCENDING)]
 SPENDING_BY_DAY = [("day", ASCENDING)]  # the sweep of open reservations (settle_stale)
 
 INDEXES: dict[str, list[IndexModel]] = {
@@ -56,6 +60,17 @@ INDEXES: dict[str, list[IndexModel]] = {
     ],
     # One document per user and UTC day, keyed "<user>:<day>": the daily cap's reservations.
     "spending": [IndexModel(SPENDING_BY_DAY)],
+    # Working state of runs (store/repositories/runs.py), forgotten by TTL.
+    "runs": [
+        IndexModel(RUNS_BY_USER),
+        IndexModel(RUNS_BY_SUBJECT),
+        IndexModel(RUNS_BY_LEASE),
+        IndexModel([("expires_at", ASCENDING)], expireAfterSeconds=0),
+    ],
+    "run_events": [
+        IndexModel(RUN_EVENTS_BY_RUN),
+        IndexModel([("expires_at", ASCENDING)], expireAfterSeconds=0),
+    ],
 }
 
 

@@ -5,6 +5,7 @@ from store.repositories.inventories import InventoryRecord, InventoryRepository
 from store.repositories.memories import MemoryRepository
 from store.repositories.plan_actions import PlanActionsRepository
 from store.repositories.plans import PlanRepository
+from store.repositories.runs import RunRepository
 from store.repositories.sessions import PendingTurn, RejectedTurn, SessionRepository, SessionSummary
 from store.repositories.spending import DaySpending, Reservation, SpendingRepository
 from store.repositories.usage import UsageRepository, UsageTotals
@@ -19,6 +20,7 @@ __all__ = [
     "PlanActionsRepository",
     "PlanRepository",
     "RejectedTurn",
+    "RunRepository",
     "Reservation",
     "SessionRepository",
     "SessionSummary",

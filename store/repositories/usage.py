@@ -56,7 +56,12 @@ class UsageRepository(Repository):
         session_id: str | None = None,
         inventory_number: int | None = None,
     ) -> bool:
-        """Store the run's usage once: a retried write of the same run changes nothing."""
+        """Store the run's usage once: a retried write of the same run changes nothing.
+
+        One exception: usage recorded as "interrupted" (by whichever process found the run
+        cut, from its finished calls) gives way to the usage its own run writes after all
+        (a holder that was only slow): that one counts every call the estimate counted, and
+        the calls after. So what is stored for a run is never less than what it spent."""
         document = {
             "run_id": run_id,
             "id_user": self.user_id,
@@ -77,7 +82,14 @@ class UsageRepository(Repository):
         result = self.col.update_one(
             self._mine(run_id=run_id), {"$setOnInsert": document}, upsert=True, hint=USAGE_BY_RUN
         )
-        return result.upserted_id is not None
+        if result.upserted_id is not None:
+            return True
+        if outcome == "interrupted":
+            return False
+        replaced = self.col.update_one(
+            self._mine(run_id=run_id, outcome="interrupted"), {"$set": document}, hint=USAGE_BY_RUN
+        )
+        return replaced.modified_count == 1
 
     def totals_today(self) -> UsageTotals:
         """Since midnight UTC: what a daily cap is measured against."""

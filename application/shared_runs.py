@@ -1,0 +1,284 @@
+"""Runs in the database, so that every app process shows every run (issue #24, point 1).
+
+The process that runs a turn or an analysis holds its lease and mirrors it into ``runs`` /
+``run_events`` (``store.repositories.runs``) as it goes: the start, each engine event, a
+heartbeat that renews the lease, and the outcome. A page served by another process finds
+the run there and follows it (``RemoteRun``): the events so far, then the new ones through a
+change stream, then the outcome, rebuilt from its document. The mirror writes on a thread
+of its own: a database that is slow or away never slows the run (the local run journal and
+the outbox are the spill), it only leaves the other processes a run they see as running
+until its lease expires, when the first of them to look reports it cut, once.
+
+What goes into the outcome document is what a page shows: the status, the saved flag, the
+answer or the plan, and an error as the user reads it (its kind and both languages).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+from uuid import uuid4
+
+from pydantic import TypeAdapter, ValidationError
+
+from application.chat import TurnEnded, TurnStarted
+from application.inventories import PlanEnded
+from engine import AekoImprovementPlan, AekoSession, EngineEvent
+from engine.dto import AekoMessageResponse
+from engine.errors import AekoBudgetExceededError, AekoDeadlineError, AekoError, LocalizedError
+from store.repositories.inventories import InventoryRecord
+from store.repositories.runs import LEASE, RUNNING, RunRepository
+
+if TYPE_CHECKING:
+    from application.runs import Run
+
+log = logging.getLogger(__name__)
+
+# This process among all those on the database: a pid alone means nothing across containers.
+HOLDER = f"{socket.gethostname()}/{os.getpid()}/{uuid4().hex[:8]}"
+RENEW_EVERY_S = LEASE.total_seconds() / 3
+FOLLOW_WAIT_S = 0.5
+_EVENTS: TypeAdapter[EngineEvent] = TypeAdapter(EngineEvent)
+
+
+class Mirror:
+    """One local run's document and events in the database, written on their own thread."""
+
+    def __init__(self, repository: RunRepository, run: Run) -> None:
+        self._repository = repository
+        self._run_id = run.id
+        self._queue: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self._seq = 0
+        self._queue.put(("create", start_document(run)))
+        self._thread = threading.Thread(
+            target=self._work, name=f"aeko-mirror-{run.id[:8]}", daemon=True
+        )
+        self._thread.start()
+
+    def event(self, event: EngineEvent) -> None:
+        self._queue.put(("event", (self._seq, event.model_dump(mode="json"))))
+        self._seq += 1
+
+    def end(self, outcome: TurnEnded | PlanEnded | None, error: BaseException | None) -> None:
+        status = "failed" if outcome is None or outcome.status == "failed" else "ended"
+        self._queue.put(("end", (status, outcome_document(outcome, error))))
+
+    def join(self, timeout_s: float | None = None) -> None:
+        self._thread.join(timeout_s)
+
+    def _work(self) -> None:
+        repository, run_id = self._repository, self._run_id
+        broken = False  # the database failed us once: no more events (the spill has them)
+        while True:
+            try:
+                op, payload = self._queue.get(timeout=RENEW_EVERY_S)
+            except queue.Empty:
+                if not broken:
+                    broken = not _quietly(repository.renew, run_id, HOLDER)
+                continue
+            if op == "create":
+                broken = not _quietly(repository.create, payload, HOLDER)
+            elif op == "event" and not broken:
+                seq, event = payload
+                broken = not _quietly(repository.add_event, run_id, seq, event)
+            elif op == "end":
+                status, outcome = payload
+                if not _quietly(repository.end, run_id, HOLDER, status, outcome):
+                    # A plan the server would not take whole: the status still ends the run
+                    # for the other processes (the plan itself is in the plan collection).
+                    brief = {"status": outcome["status"], "saved": outcome["saved"]}
+                    _quietly(repository.end, run_id, HOLDER, status, brief)
+                return
+
+
+def _quietly(write: Callable[..., object], *args: Any) -> bool:
+    try:
+        result = write(*args)
+    except Exception as error:  # the run goes on whatever the database does
+        log.warning("run mirror: %s", error)
+        return False
+    return result is not False
+
+
+def start_document(run: Run) -> dict[str, Any]:
+    started = run.started
+    return {
+        "_id": run.id,
+        "kind": run.kind,
+        "subject": run.subject,
+        "title": run.title,
+        "started_at": run.started_at,
+        # Only what names the inventory again: the upload itself is stored with it.
+        "reopen": {key: value for key, value in run.reopen.items() if key != "data"},
+        "started": None
+        if started is None
+        else {
+            "session": started.session.model_dump(mode="json", by_alias=True),
+            "question": started.question,
+            "attached": started.attached,
+            "attachment_problem": _error_document(started.attachment_problem),
+        },
+    }
+
+
+def outcome_document(
+    outcome: TurnEnded | PlanEnded | None, error: BaseException | None
+) -> dict[str, Any]:
+    if outcome is None:
+        return {"status": "failed", "saved": False, "error": _error_document(error)}
+    document: dict[str, Any] = {
+        "status": outcome.status,
+        "saved": outcome.saved,
+        "error": _error_document(outcome.error),
+    }
+    if isinstance(outcome, TurnEnded):
+        document |= {
+            "session": outcome.session.model_dump(mode="json", by_alias=True),
+            "response": outcome.response.model_dump(mode="json") if outcome.response else None,
+            "reasons": outcome.reasons,
+            "turn_index": outcome.turn_index,
+        }
+    else:
+        document |= {
+            "plan": outcome.plan.model_dump(mode="json", by_alias=True) if outcome.plan else None,
+            "record": asdict(outcome.record) if outcome.record else None,
+        }
+    return document
+
+
+def _error_document(error: BaseException | None) -> dict[str, Any] | None:
+    if error is None:
+        return None
+    document: dict[str, Any] = {"type": type(error).__name__}
+    message = getattr(error, "message", None)
+    if callable(message):
+        document |= {"pt": str(message("pt")), "en": str(message("en"))}
+    else:
+        document |= {"pt": str(error), "en": str(error)}
+    if isinstance(error, AekoBudgetExceededError):
+        document |= {"agent": error.agent, "limit": error.limit, "allowed": error.allowed,
+                     "used": error.used}  # fmt: skip
+    return document
+
+
+class RemoteError(AekoError, LocalizedError):
+    """An error a run held by another process ended with, as its user was to read it."""
+
+    def __init__(self, document: dict[str, Any]) -> None:
+        LocalizedError.__init__(self, document.get("pt", ""), document.get("en", ""))
+        self.kind = document.get("type", "")
+
+
+def error_from(document: dict[str, Any] | None) -> Exception | None:
+    if not document:
+        return None
+    if "limit" in document:
+        kind = (
+            AekoDeadlineError
+            if document["type"] == "AekoDeadlineError"
+            else (AekoBudgetExceededError)
+        )
+        return kind(document["agent"], document["limit"], document["allowed"], document["used"],
+                    None)  # fmt: skip
+    return RemoteError(document)
+
+
+def turn_started(run_id: str, started: dict[str, Any] | None) -> TurnStarted | None:
+    if not started:
+        return None
+    problem = started.get("attachment_problem")
+    return TurnStarted(
+        session=AekoSession.model_validate(started["session"]),
+        run_id=run_id,
+        question=started["question"],
+        attached=started.get("attached"),
+        attachment_problem=LocalizedError(problem["pt"], problem["en"]) if problem else None,
+    )
+
+
+def outcome_from(document: dict[str, Any]) -> TurnEnded | PlanEnded:
+    """How a run held by another process ended, as a page here shows it."""
+    run_id, kind = document["_id"], document["kind"]
+    outcome = document.get("outcome") or {}
+    status = outcome.get("status", "failed")
+    error = error_from(outcome.get("error"))
+    if document["status"] == "interrupted":
+        status = "failed"
+        error = LocalizedError(
+            "A execução foi interrompida: o processo que a rodava parou.",
+            "The run was cut: the process running it stopped.",
+        )
+    if kind == "chat":
+        started = document.get("started") or {}
+        session = outcome.get("session") or started.get("session")
+        response = outcome.get("response")
+        return TurnEnded(
+            status=status,
+            session=AekoSession.model_validate(session),
+            run_id=run_id,
+            response=AekoMessageResponse.model_validate(response) if response else None,
+            error=error,  # type: ignore[arg-type]
+            saved=bool(outcome.get("saved", True)),
+            reasons=outcome.get("reasons", ""),
+            turn_index=outcome.get("turn_index"),
+        )
+    plan, record = outcome.get("plan"), outcome.get("record")
+    return PlanEnded(
+        status=status,
+        run_id=run_id,
+        record=InventoryRecord(**record) if record else None,
+        plan=AekoImprovementPlan.model_validate(plan) if plan else None,
+        error=error,
+        saved=bool(outcome.get("saved", True)),
+    )
+
+
+def events_of(raw: list[dict[str, Any]]) -> list[tuple[int, EngineEvent]]:
+    parsed = []
+    for document in raw:
+        seq = document.pop("_seq")
+        try:
+            parsed.append((seq, _EVENTS.validate_python(document)))
+        except ValidationError:  # an event of another version: the rest still shows
+            log.warning("run event %s of another shape skipped", seq)
+    return parsed
+
+
+def follow_remote(
+    repository: RunRepository,
+    run_id: str,
+    heartbeat: Callable[[], None] | None = None,
+) -> Iterator[EngineEvent | TurnEnded | PlanEnded]:
+    """A run another process holds: its events so far, the rest as they come (by change
+    stream, or by reading again where the server has none), then its outcome."""
+    shown = -1
+    stream = repository.watch(run_id)
+    try:
+        while True:
+            document = repository.get(run_id)
+            ended = document is None or document["status"] != RUNNING
+            raw = repository.events(run_id, shown)
+            for seq, event in events_of(raw):
+                shown = max(shown, seq)
+                yield event
+            if ended:
+                break
+            if stream is not None:
+                if not any(True for _ in stream.next_batch()) and heartbeat is not None:
+                    heartbeat()  # the batch only says news came; they are read in order above
+            else:
+                time.sleep(FOLLOW_WAIT_S)
+                if heartbeat is not None:
+                    heartbeat()
+    finally:
+        if stream is not None:
+            stream.close()
+    if document is not None:
+        yield outcome_from(document)
