@@ -15,7 +15,7 @@ import pytest
 
 from engine.emissions import activities, read_factor_csv
 from engine.inventory import InventoryError, NoEmissionsColumnError, load_inventory
-from engine.inventory.activity import _with_use
+from engine.inventory.activity.matching import _with_use
 from engine.inventory.errors import ActivityUnitError
 from tests.inventory_fixtures import xlsx
 
