@@ -150,9 +150,12 @@ class Run:
 class RemoteRun(Run):
     """A run another app process holds, followed through the database."""
 
+    # Records a run found cut while followed (its usage so far, once).
+    _on_cut: Callable[[dict[str, Any]], None] | None = field(default=None, repr=False)
+
     def follow(self, heartbeat: Callable[[], None] | None = None) -> Iterator[object]:
         assert self._repository is not None
-        for item in follow_remote(self._repository, self.id, heartbeat):
+        for item in follow_remote(self._repository, self.id, heartbeat, self._on_cut):
             if isinstance(item, TurnEnded | PlanEnded):
                 self.outcome, self.finished_at = item, datetime.now(UTC)
             yield item
@@ -167,7 +170,11 @@ class RemoteRun(Run):
         return True
 
 
-def remote_run(repository: RunRepository, document: dict[str, Any]) -> RemoteRun:
+def remote_run(
+    repository: RunRepository,
+    document: dict[str, Any],
+    on_cut: Callable[[dict[str, Any]], None] | None = None,
+) -> RemoteRun:
     run = RemoteRun(
         id=document["_id"],
         user_id=str(document["id_user"]),
@@ -179,6 +186,7 @@ def remote_run(repository: RunRepository, document: dict[str, Any]) -> RemoteRun
         reopen=dict(document.get("reopen") or {}),
         interrupted=document["status"] == "interrupted",
         _repository=repository,
+        _on_cut=on_cut,
     )
     if document["status"] != RUNNING:
         run.finished_at = _aware(document.get("ended_at") or document["started_at"])
@@ -241,6 +249,7 @@ class Runs:
         subject: str | None = None,
         *,
         among: Collection[str] | None = None,
+        on_cut: Callable[[dict[str, Any]], None] | None = None,
     ) -> list[Run]:
         """The runs a page of this user shows, oldest first: those still going, and those
         that ended without a page showing how; this process's, and those other processes
@@ -270,7 +279,9 @@ class Runs:
                     documents = repository.shown_of(unknown) if unknown else []
             except StoreError:
                 documents = []
-            mine += [remote_run(repository, doc) for doc in documents if doc["_id"] not in known]
+            mine += [
+                remote_run(repository, doc, on_cut) for doc in documents if doc["_id"] not in known
+            ]
         return sorted(mine, key=lambda run: run.started_at)
 
     def get(self, run_id: str) -> Run | None:
@@ -377,7 +388,13 @@ def shown_to(
     registry = runs_of(workspace)
     if among is None or set(among) - {run.id for run in registry.known()}:
         record_cut_runs(workspace, registry)
-    return registry.shown_to(workspace.user.id, kind, subject, among=among)
+    return registry.shown_to(
+        workspace.user.id,
+        kind,
+        subject,
+        among=among,
+        on_cut=lambda document: _record_cut(workspace, document),
+    )
 
 
 def record_cut_runs(workspace: Workspace, registry: Runs) -> int:
@@ -393,23 +410,30 @@ def record_cut_runs(workspace: Workspace, registry: Runs) -> int:
         local = registry.get(document["_id"])
         if local is not None and not local.done:
             continue  # ours and going: only its mirror lost the database for a while
-        try:
-            spent = _spent([{"op": "event", "event": event} for event in
-                            repository.events(document["_id"])])  # fmt: skip
-        except StoreError:
-            continue
-        if not spent.calls:
-            continue
-        write = Write.usage(
-            str(document["id_user"]),
-            document["_id"],
-            document["kind"],
-            spent,
-            outcome="interrupted",
-            session_id=document["subject"] if document["kind"] == "chat" else None,
-        )
-        workspace.outbox.submit(workspace.store, write)
+        _record_cut(workspace, document)
     return len(taken)
+
+
+def _record_cut(workspace: Workspace, document: dict[str, Any]) -> None:
+    """What a run found cut had spent, from its finished agents' events, as "interrupted"
+    usage (idempotent by run id; the run's own usage, if it comes after all, wins)."""
+    repository = workspace.store.runs(workspace.user.id)
+    try:
+        events = repository.events(document["_id"])
+    except StoreError:
+        return
+    spent = _spent([{"op": "event", "event": event} for event in events])
+    if not spent.calls:
+        return
+    write = Write.usage(
+        str(document["id_user"]),
+        document["_id"],
+        document["kind"],
+        spent,
+        outcome="interrupted",
+        session_id=document["subject"] if document["kind"] == "chat" else None,
+    )
+    workspace.outbox.submit(workspace.store, write)
 
 
 def _delivered_elsewhere(repository: RunRepository, run: Run) -> bool:

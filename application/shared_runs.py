@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import uuid4
 
@@ -240,6 +241,14 @@ def outcome_from(document: dict[str, Any]) -> TurnEnded | PlanEnded:
     )
 
 
+def _lease_lapsed(document: dict[str, Any]) -> bool:
+    if document["status"] != RUNNING:
+        return False
+    until = document["lease_until"]
+    until = until if until.tzinfo is not None else until.replace(tzinfo=UTC)
+    return until < datetime.now(UTC)
+
+
 def events_of(raw: list[dict[str, Any]]) -> list[tuple[int, EngineEvent]]:
     parsed = []
     for document in raw:
@@ -255,14 +264,22 @@ def follow_remote(
     repository: RunRepository,
     run_id: str,
     heartbeat: Callable[[], None] | None = None,
+    on_cut: Callable[[dict[str, Any]], None] | None = None,
 ) -> Iterator[EngineEvent | TurnEnded | PlanEnded]:
     """A run another process holds: its events so far, the rest as they come (by change
-    stream, or by reading again where the server has none), then its outcome."""
+    stream, or by reading again where the server has none), then its outcome. A run whose
+    holder let its lease expire is taken for cut here (``on_cut`` records it, once) and
+    ends as such."""
     shown = -1
     stream = repository.watch(run_id)
     try:
         while True:
             document = repository.get(run_id)
+            if document is not None and _lease_lapsed(document):
+                for taken in repository.take_expired(run_id):
+                    if on_cut is not None:
+                        on_cut(taken)
+                document = repository.get(run_id)
             ended = document is None or document["status"] != RUNNING
             raw = repository.events(run_id, shown)
             for seq, event in events_of(raw):

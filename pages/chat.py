@@ -21,6 +21,7 @@ from components.sessions_sidebar import open_session, open_session_id, sessions_
 from components.sources import sources_block
 from components.trail import cost_text, model_display_name, run_with_trail, verdict_badge
 from engine import AekoSession
+from engine.errors import LocalizedError
 from store import SessionDocument, StoreError
 from store.errors import NotFoundError
 
@@ -158,7 +159,9 @@ def _show_outcome(ended: TurnEnded) -> None:
         st.error(sanitize(message) or t("model_unavailable"), icon=":material/cloud_off:")
         return
     if ended.status == "failed" or response is None:
-        st.error(t("engine_error", message=str(ended.error)), icon=":material/error:")
+        error = ended.error
+        said = error.message(language()) if isinstance(error, LocalizedError) else str(error)
+        st.error(t("engine_error", message=sanitize(said)), icon=":material/error:")
         return
     if ended.status == "answered":
         # The answer streamed below the trail was taken away: this is its one showing.

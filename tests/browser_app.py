@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 WAIT_MS = 90_000
+PROCESSES: dict[str, subprocess.Popen] = {}  # a running app's process, by its URL
 
 
 def require_chromium() -> None:
@@ -68,7 +69,11 @@ def start_app(
     else:
         process.kill()
         pytest.fail(f"streamlit did not start:\n{log_path.read_text()[-3000:]}")
+    PROCESSES[url] = process
     yield url
+    PROCESSES.pop(url, None)
+    if process.poll() is not None:
+        return  # a test killed it (an app process dying mid-run)
     process.send_signal(signal.SIGTERM)
     try:
         process.wait(timeout=30)

@@ -866,8 +866,10 @@ def test_an_ambiguous_unit_is_asked_once_kept_with_the_inventory_and_reapplied(a
     [run] = [run for run in _all_runs() if run.title == _AMBIGUOUS]
     assert run.reopen["units"] == {_AMBIGUOUS: "kg"}
 
-    # A page opened before this one showed the run's end reopens it, in the chosen unit.
+    # A page opened before this one showed the run's end reopens it, in the chosen unit
+    # (shown by no page yet: neither here nor, in the database, by another process's).
     run.delivered = False
+    app_env.runs.update_one({"_id": run.id}, {"$set": {"delivered": False}})
     reloaded = _app("pages/inventory.py")
     assert _metric(reloaded, "Total") == "9,6 t CO2e (AR5)"
     assert _unit_choice(reloaded).value == "kg"

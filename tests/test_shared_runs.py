@@ -30,6 +30,7 @@ from tests.test_application import (
 from tests.test_runs import WAIT_S, _gate
 
 QUESTION = "Quanto emite o diesel da frota?"
+SUBJECT = "6650f0f0f0f0f0f0f0f0f0f0"
 
 
 def _until(condition) -> None:
@@ -109,13 +110,16 @@ def test_a_run_that_ended_while_no_page_looked_is_shown_by_any_process_once(
     assert runs.shown_to(one, "chat", run.subject) == []
 
 
-def _dead_run(db_store, user, run_id: str, calls: list[AekoModelCall]) -> None:
-    """A run whose process died mid-run: its lease lapsed, two agents had finished."""
+def _dead_run(db_store, user, run_id: str, calls: list[AekoModelCall], subject=SUBJECT) -> None:
+    """A run whose process died mid-run: its lease lapsed, its agents had finished."""
     repository = db_store.runs(user.id)
     started = now() - timedelta(minutes=5)
+    session = db_store.sessions(user.id).create(name=QUESTION)
+    turn = {"session": session.model_dump(mode="json", by_alias=True), "question": QUESTION,
+            "attached": None, "attachment_problem": None}  # fmt: skip
     repository.create(
-        {"_id": run_id, "kind": "chat", "subject": "6650f0f0f0f0f0f0f0f0f0f0",
-         "title": QUESTION, "started_at": started, "reopen": {}, "started": None},
+        {"_id": run_id, "kind": "chat", "subject": subject,
+         "title": QUESTION, "started_at": started, "reopen": {}, "started": turn},
         "a-host/1/dead",
     )  # fmt: skip
     db_store.db.runs.update_one({"_id": run_id}, {"$set": {"lease_until": now() - timedelta(1)}})
@@ -138,7 +142,7 @@ def test_a_run_whose_process_died_is_reported_cut_once_and_its_finished_calls_co
     _dead_run(db_store, user, "cut-run-1", calls)
     one, other = _replica(db_store, user, tmp_path / "a"), _replica(db_store, user, tmp_path / "b")
 
-    [seen] = runs.shown_to(other, "chat", "6650f0f0f0f0f0f0f0f0f0f0")
+    [seen] = runs.shown_to(other, "chat", SUBJECT)
     assert seen.interrupted and seen.done
     # The other process looking too takes nothing more: the cut is reported once.
     assert runs.record_cut_runs(one, runs.runs_of(one)) == 0
@@ -148,7 +152,7 @@ def test_a_run_whose_process_died_is_reported_cut_once_and_its_finished_calls_co
     assert usage["cost_usd"] == pytest.approx(0.0004 + 0.0153)
     assert db_store.db.usage.count_documents({"run_id": "cut-run-1"}) == 1
     seen.deliver()
-    assert runs.shown_to(one, "chat", "6650f0f0f0f0f0f0f0f0f0f0") == []
+    assert runs.shown_to(one, "chat", SUBJECT) == []
 
 
 def test_a_run_held_under_a_live_lease_is_not_called_cut_by_a_process_on_the_same_folder(
@@ -207,3 +211,23 @@ def test_an_analysis_run_on_one_process_shows_its_plan_on_another(db_store, user
     assert ended.plan.method == run.outcome.plan.method
     assert ended.record.number == run.outcome.record.number
     assert ended.record.sha256 == run.outcome.record.sha256
+
+
+def test_a_run_followed_from_another_process_when_its_holder_dies_ends_as_cut_once(
+    db_store, user, tmp_path
+):
+    call = AekoModelCall(agent="Roteador", model="gemini-2.5-flash", input_tokens=700,
+                         output_tokens=40, cost_usd=0.0002)  # fmt: skip
+    _dead_run(db_store, user, "cut-run-2", [call])
+    document = db_store.runs(user.id).get("cut-run-2")
+    document["status"] = "running"  # as the page saw it before the lease lapsed
+    cut = []
+    seen = runs.remote_run(db_store.runs(user.id), document, on_cut=cut.append)
+    items = list(seen.follow())
+    assert isinstance(items[0], AgentFinished) and items[0].input_tokens == 700
+    ended = items[-1]
+    assert isinstance(ended, TurnEnded) and ended.status == "failed"
+    assert "interrompida" in ended.error.message("pt") and "cut" in ended.error.message("en")
+    assert [taken["_id"] for taken in cut] == ["cut-run-2"]
+    assert list(seen.follow())[-1].status == "failed"  # followed again: not taken twice
+    assert len(cut) == 1

@@ -120,13 +120,16 @@ class RunRepository(Repository):
         self.col.update_one({"_id": run_id}, {"$set": {"delivered": True}})
 
     @guarded
-    def take_expired(self) -> list[dict[str, Any]]:
-        """Mark the runs whose lease expired ``interrupted`` and return them: each comes out
-        of exactly one call, in whichever process, so its cut is reported once."""
+    def take_expired(self, run_id: str | None = None) -> list[dict[str, Any]]:
+        """Mark the runs whose lease expired (or only ``run_id``, if it did) ``interrupted``
+        and return them: each comes out of exactly one call, in whichever process, so its
+        cut is reported once."""
         taken = []
         criteria: dict[str, Any] = {"status": RUNNING, "lease_until": {"$lt": now()}}
         if self.user_id is not None:
             criteria["id_user"] = self.user_id
+        if run_id is not None:
+            criteria["_id"] = run_id
         while True:
             document = self.col.find_one_and_update(
                 criteria,
