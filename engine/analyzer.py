@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 from uuid import uuid4
 
 from engine.actions import build_plan_actions
@@ -16,11 +17,15 @@ from engine.budget import BudgetTracker, RunBudget
 from engine.dto import AekoImprovementPlan
 from engine.errors import MalformedAgentOutputError
 from engine.events import EngineEvent, RunFinished
+from engine.graph import durable
 from engine.graph.state import RunState
 from engine.inventory import DEFAULT_DIGEST_CHARS, Inventory, InventoryError
 from engine.inventory.loader import load_markdown_inventory
 from engine.measures.catalogue import Catalogue, Costs
 from engine.runtime import RUNTIME
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
 
 
 class AekoInventoryAnalyzer:
@@ -32,15 +37,27 @@ class AekoInventoryAnalyzer:
         self._context = context
 
     def analyze(
-        self, inventory: str | Inventory, *, id_external_inventory: int
+        self,
+        inventory: str | Inventory,
+        *,
+        id_external_inventory: int,
+        checkpointer: BaseCheckpointSaver | None = None,
+        thread_id: str | None = None,
     ) -> AekoImprovementPlan:
         """Run the inventory flow to the end. The plan's usage is on ``plan.usage``.
 
         ``inventory`` is Markdown (the reference contract) or an ingested ``Inventory``. The
         agents read the inventory's digest, never a table larger than the digest budget, and
-        the analysts may query the full table with a tool.
+        the analysts may query the full table with a tool. ``checkpointer`` and
+        ``thread_id``: as for ``stream``.
         """
-        for event in self.stream(inventory, id_external_inventory=id_external_inventory):
+        events = self.stream(
+            inventory,
+            id_external_inventory=id_external_inventory,
+            checkpointer=checkpointer,
+            thread_id=thread_id,
+        )
+        for event in events:
             if isinstance(event, RunFinished):
                 return event.result  # type: ignore[return-value]
         raise AssertionError("the inventory stream ended without a result")  # pragma: no cover
@@ -55,6 +72,8 @@ class AekoInventoryAnalyzer:
         target: Target | None = None,
         catalogue: Catalogue | None = None,
         costs: Mapping[str, Costs] | None = None,
+        checkpointer: BaseCheckpointSaver | None = None,
+        thread_id: str | None = None,
     ) -> Iterator[EngineEvent]:
         """Yield the run's events; the last one carries the plan, with ``plan.actions``: the
         reductions the engine computed under GHG Protocol rules from the measure
@@ -66,11 +85,21 @@ class AekoInventoryAnalyzer:
         Raises MalformedAgentOutputError when the coordinator never writes the three
         sections, after the events of every attempt were yielded; a
         budget breach raises ``AekoBudgetExceededError`` with what was spent.
+
+        ``checkpointer`` (a LangGraph ``BaseCheckpointSaver``) makes the analysis durable on
+        ``thread_id`` (by default ``run_id``): streamed again on that thread after it was
+        cut, it resumes from its last finished agent (engine.graph.durable).
         """
         run_id = run_id or uuid4().hex
         planning = Planning(target, catalogue, costs)
+        thread = durable.Thread(checkpointer, thread_id or run_id) if checkpointer else None
         events = self._run(
-            inventory, id_external_inventory, RUNTIME.tracker(budget), run_id, planning
+            inventory,
+            id_external_inventory,
+            RUNTIME.tracker(budget),
+            run_id,
+            planning,
+            thread=thread,
         )
         log = RUNTIME.run_log
         return log.follow(run_id, "inventory", events) if log else events
@@ -82,22 +111,29 @@ class AekoInventoryAnalyzer:
         tracker: BudgetTracker,
         run_id: str,
         planning: Planning,
+        *,
+        thread: durable.Thread | None = None,
     ) -> Iterator[EngineEvent]:
         ingested, request = _agent_view(inventory)
+        saved = thread.saved() if thread else None
         state: RunState = {
             "request": request,
             "context": self._context,
-            "temporal": temporal_context(datetime.now(UTC)),
+            "temporal": (saved or {}).get("temporal") or temporal_context(datetime.now(UTC)),
             "attempt": 1,
         }
         readable = ingested or _small_table(request)
-        computed = planning.compute(readable)
+        # A resumed run keeps the actions its agents already read (the start year moves
+        # with the clock).
+        computed = saved.get("plan_actions") if saved else planning.compute(readable)
         if computed is not None and readable is not None:
             state["plan_actions"] = computed
             state["actions_text"] = actions_brief(computed)
             # The figures a plan may quote of the inventory itself (totals, shares, Pareto).
             state["inventory_digest"] = readable.digest(DEFAULT_DIGEST_CHARS)
-        final = yield from RUNTIME.run("inventory", state, budget=tracker, inventory=ingested)
+        final = yield from RUNTIME.run(
+            "inventory", state, budget=tracker, inventory=ingested, **durable.run_args(thread)
+        )
         if final.get("plan_missing"):
             raise MalformedAgentOutputError(
                 COORDINATOR, tuple(final["plan_missing"]), attempts=final.get("rewrites", 0) + 1

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import uuid4
@@ -24,6 +24,7 @@ from engine.dto import (
 )
 from engine.errors import UnknownAgentError
 from engine.events import EngineEvent, RunFinished, SummaryUpdated
+from engine.graph import durable
 from engine.graph.context import backing, business_context, history_transcript
 from engine.graph.state import RunState
 from engine.grounding import cited_sources
@@ -31,6 +32,8 @@ from engine.protocol import PLAN_HEADINGS
 from engine.runtime import RUNTIME
 
 if TYPE_CHECKING:  # only a type here: the inventory package pulls pandas
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
     from engine.inventory import Inventory
 
 from engine.summary import summary_request, turns_to_fold
@@ -62,10 +65,20 @@ class AekoMessenger:
         budget: RunBudget | None = None,
         inventory: Inventory | None = None,
         plan: AekoImprovementPlan | None = None,
+        checkpointer: BaseCheckpointSaver | None = None,
+        thread_id: str | None = None,
     ) -> AekoMessageResponse:
-        """Run one turn to the end; the answered turn is appended to ``session`` in place."""
+        """Run one turn to the end; the answered turn is appended to ``session`` in place.
+        ``checkpointer`` and ``thread_id``: as for ``stream``."""
         events = self.stream(
-            message, session, summary=summary, budget=budget, inventory=inventory, plan=plan
+            message,
+            session,
+            summary=summary,
+            budget=budget,
+            inventory=inventory,
+            plan=plan,
+            checkpointer=checkpointer,
+            thread_id=thread_id,
         )
         for event in events:
             if isinstance(event, RunFinished):
@@ -82,6 +95,8 @@ class AekoMessenger:
         run_id: str | None = None,
         inventory: Inventory | None = None,
         plan: AekoImprovementPlan | None = None,
+        checkpointer: BaseCheckpointSaver | None = None,
+        thread_id: str | None = None,
     ) -> Iterator[EngineEvent]:
         """Yield the run's events as they happen; the last one carries the response.
 
@@ -91,11 +106,24 @@ class AekoMessenger:
         ``inventory`` is the one attached to the conversation: the agents read its digest
         and may query its table and compute with its own factors; ``plan`` is that
         inventory's saved improvement plan, read with it.
+
+        ``checkpointer`` (a LangGraph ``BaseCheckpointSaver``) makes the turn durable on
+        ``thread_id`` (by default ``run_id``): the same turn streamed again on that thread
+        after it was cut resumes from its last finished agent, replaying the events and
+        counting the usage of the agents it does not call again (engine.graph.durable).
         """
         run_id = run_id or uuid4().hex
         tracker = RUNTIME.tracker(budget)
+        thread = durable.Thread(checkpointer, thread_id or run_id) if checkpointer else None
         events = self._run(
-            message, session, summary, tracker, run_id, inventory=inventory, plan=plan
+            message,
+            session,
+            summary,
+            tracker,
+            run_id,
+            inventory=inventory,
+            plan=plan,
+            thread=thread,
         )
         log = RUNTIME.run_log
         return log.follow(run_id, "chat", events) if log else events
@@ -110,9 +138,17 @@ class AekoMessenger:
         *,
         inventory: Inventory | None = None,
         plan: AekoImprovementPlan | None = None,
+        thread: durable.Thread | None = None,
     ) -> Iterator[EngineEvent]:
         temporal = temporal_context(datetime.now(UTC))
-        summary = yield from _fold(session, summary, tracker, temporal)
+        saved = thread.saved() if thread else None
+        folded: list[Any] = []
+        if saved is not None:
+            # The cut run already paid for the fold: its summary is in the saved state.
+            summary = _saved_summary(session, summary, saved)
+            temporal = saved.get("temporal", temporal)
+        else:
+            summary = yield from _recorded(_fold(session, summary, tracker, temporal), folded)
         state: RunState = {
             "request": message,
             "context": business_context(self.user, self.memories),
@@ -124,7 +160,14 @@ class AekoMessenger:
         if inventory is not None:
             state["attachment"] = attachment_text(inventory, plan)
             state["attachment_name"] = inventory.source_name
-        final = yield from RUNTIME.run("chat", state, budget=tracker, inventory=inventory)
+        if thread is not None and saved is None:
+            # The fold is outside the graph: its events and calls start the saved state, so
+            # a resumed run replays and counts them too.
+            state["events"] = folded
+            state["calls"] = tracker.usage.calls
+        final = yield from RUNTIME.run(
+            "chat", state, budget=tracker, inventory=inventory, **durable.run_args(thread)
+        )
         yield RunFinished(
             run_id=run_id, result=self._respond(message, session, final, tracker, summary)
         )
@@ -187,6 +230,27 @@ def _fold(
     folded = AekoConversationSummary(text=reply.text, covered_turns=target)
     yield SummaryUpdated(covered_turns=target, chars=len(folded.text))
     return folded
+
+
+def _recorded(events: Generator[Any, None, Any], into: list[Any]):
+    """Yield ``events``, keeping each in ``into``; return what the generator returns."""
+    while True:
+        try:
+            event = next(events)
+        except StopIteration as stop:
+            return stop.value
+        into.append(event)
+        yield event
+
+
+def _saved_summary(
+    session: AekoSession, summary: AekoConversationSummary | None, saved: dict[str, Any]
+) -> AekoConversationSummary | None:
+    """The summary the cut run folded, as the uncut run would have returned it."""
+    target, turns = turns_to_fold(session.messages, summary)
+    if not turns:
+        return summary
+    return AekoConversationSummary(text=saved.get("summary", ""), covered_turns=target)
 
 
 def attachment_text(inventory: Inventory, plan: AekoImprovementPlan | None) -> str:

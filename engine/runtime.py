@@ -29,6 +29,7 @@ from engine.dto import AekoTool
 from engine.emissions.tool import FACTORS_KEY as EMISSION_FACTORS_KEY
 from engine.emissions.tool import calculate_emissions
 from engine.errors import AekoNotConfiguredError
+from engine.graph import durable
 from engine.graph.builder import RECURSION_LIMIT, build_graph
 from engine.graph.routing import ROUTES, Flow
 from engine.graph.state import RunState
@@ -185,8 +186,11 @@ class Runtime:
         *,
         budget: BudgetTracker,
         inventory: Any = None,
+        checkpointer: Any = None,
+        thread_id: str = "",
     ) -> Generator[Any, None, dict[str, Any]]:
-        """Yield the run's events as the nodes emit them; return the final state."""
+        """Yield the run's events as the nodes emit them; return the final state. With a
+        ``checkpointer`` the run is durable on ``thread_id`` (engine.graph.durable)."""
         final: dict[str, Any] = {}
         config = {
             "recursion_limit": RECURSION_LIMIT[flow],
@@ -201,6 +205,17 @@ class Runtime:
             },
         }
         graph = self.graph(flow, inventory_tool=inventory is not None)
+        if checkpointer is not None:
+            return (
+                yield from durable.stream(
+                    graph,
+                    state,
+                    config,
+                    checkpointer=checkpointer,
+                    thread_id=thread_id,
+                    budget=budget,
+                )
+            )
         for mode, chunk in graph.stream(state, config, stream_mode=["custom", "values"]):
             if mode == "custom":
                 yield chunk

@@ -29,6 +29,7 @@ from engine.constants import GUARD_RAIL_MAX_RETRIES, PLAN_FORMAT_MAX_RETRIES
 from engine.dto import AekoUsage
 from engine.events import AgentFinished, AgentStarted, GuardrailVerdict, PlanRewriteRequested
 from engine.graph import context
+from engine.graph.durable import journal_writer, journaled
 from engine.graph.routing import Flow, next_node
 from engine.graph.state import RunState
 from engine.grounding import mark_unverified, unbacked
@@ -51,6 +52,10 @@ Node = Callable[[RunState], dict[str, Any]]
 
 
 def make_node(flow: Flow, runner: AgentRunner) -> Node:
+    return journaled(_make_node(flow, runner))
+
+
+def _make_node(flow: Flow, runner: AgentRunner) -> Node:
     agent = runner.name
     if flow == "inventory":
         if agent == COORDINATOR:
@@ -71,7 +76,7 @@ def _run(
     runner: AgentRunner, state: RunState, request: str, structured: AgentRequest
 ) -> tuple[AgentReply, Any]:
     """Run the agent on its request: the text a real model reads, and the same as data."""
-    emit = get_stream_writer()
+    emit = journal_writer(get_stream_writer())
     emit(AgentStarted(agent=runner.name, attempt=state.get("attempt", 1)))
     budget = (get_config().get("configurable") or {}).get(BUDGET_KEY)
     attempt = state.get("attempt", 1)

@@ -1,4 +1,5 @@
-"""The state one run carries through the graph. Nothing of it outlives the run."""
+"""The state one run carries through the graph. Nothing of it outlives the run, unless the
+run is durable: then its checkpointer keeps it (engine.graph.durable)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,6 @@ class RunState(TypedDict, total=False):
     inventory_digest: str  # the inventory's digest, backing the plan's own figures
     rewrites: int
     unbacked_rewrites: int  # rewrites asked only for numbers with no source
+    # Durable runs only (engine.graph.durable): the events each node emitted, in the saved
+    # state so that a resumed run replays those of the agents it does not call again.
+    events: Annotated[list[Any], operator.add]
