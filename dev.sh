@@ -42,7 +42,15 @@ case "${1:-}" in
   app)
     ensure_venv
     shift
-    exec "$venv/bin/python" -m streamlit run app.py "$@"
+    # Chat turns run in a worker process beside the app (application/worker.py), as in a
+    # deployment; AEKO_RUNS=page runs them in the app's own process instead.
+    export AEKO_RUNS="${AEKO_RUNS:-worker}"
+    if [ "$AEKO_RUNS" = "worker" ]; then
+      "$venv/bin/python" worker.py &
+      worker=$!
+      trap 'kill -TERM "$worker" 2>/dev/null; wait "$worker" 2>/dev/null' EXIT
+    fi
+    "$venv/bin/python" -m streamlit run app.py "$@"
     ;;
   test)
     ensure_venv

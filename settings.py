@@ -36,6 +36,9 @@ class Settings:
     offline_pace_s: float = 0.0
     # AEKO_DEBUG: debug logging, with the providers' own error messages.
     debug: bool = False
+    # AEKO_RUNS=worker: pages enqueue chat turns and a worker process runs them
+    # (application/worker.py; ./dev.sh app starts one). Unset: they run in the page process.
+    runs_in_worker: bool = False
     # Models: a Gemini id or "provider:model"; fallbacks are ordered, comma-separated.
     fast_model: str | None = None
     slow_model: str | None = None
@@ -78,6 +81,7 @@ def load_settings(secrets: Mapping[str, Any], environ: Mapping[str, str]) -> Set
         run_deadline_s=float(limit) if (limit := read("AEKO_RUN_DEADLINE_S")) else None,
         offline_pace_s=float(read("AEKO_OFFLINE_PACE_S") or 0),
         debug=_flag(read("AEKO_DEBUG")),
+        runs_in_worker=(read("AEKO_RUNS") or "").lower() == "worker",
         fast_model=read("AEKO_FAST_MODEL"),
         slow_model=read("AEKO_SLOW_MODEL"),
         fast_fallbacks=_list(read("AEKO_FAST_FALLBACKS")),

@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from uuid import uuid4
 
 from bson import ObjectId
@@ -43,6 +43,9 @@ from engine.errors import LocalizedError
 from store import StoreError, StoreUnavailableError
 from store.repositories import PendingTurn, RejectedTurn, UsageTotals
 from store.repositories.sessions import SessionDocument
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
 
 SESSION_NAME_CHARS = 60
 
@@ -79,6 +82,16 @@ class TurnEnded:
 TurnItem = TurnStarted | EngineEvent | TurnEnded
 
 
+@dataclass(frozen=True)
+class Accepted:
+    """A turn accepted (``accept``), not yet run: what ``run_accepted`` runs it with."""
+
+    started: TurnStarted
+    budget: RunBudget | None
+    attached: attachments.Attached | None
+    attachment: str | None  # the saved inventory's id, for a worker to open it again
+
+
 def ask(
     workspace: Workspace,
     question: str,
@@ -93,10 +106,29 @@ def ask(
     Before anything is spent, raises ``DailyCapReachedError`` when today's allowance is
     gone, and ``StoreError`` when a new conversation cannot be created.
     """
+    accepted = accept(workspace, question, session, attachment=attachment)
+    try:
+        yield accepted.started
+    except BaseException:  # closed before it ran: what it reserved is given back
+        workspace.release(accepted.started.run_id)
+        raise
+    yield from run_accepted(workspace, accepted)
+
+
+def accept(
+    workspace: Workspace,
+    question: str,
+    session: AekoSession | None,
+    *,
+    attachment: str | None = None,
+    opens_attachment: bool = True,
+) -> Accepted:
+    """The turn accepted: today's allowance reserved, its conversation (created if new)
+    holding the question as pending. Raises as ``ask`` does, having given back what it
+    reserved. ``opens_attachment=False``: whoever runs it opens the inventory (a worker)."""
     run_id = uuid4().hex
     budget = workspace.run_budget(run_id)
-    store, user = workspace.store, workspace.user
-    sessions = store.sessions(user.id)
+    sessions = workspace.store.sessions(workspace.user.id)
     try:
         if session is None:
             try:
@@ -108,21 +140,35 @@ def ask(
                     attachments.attach(workspace, session.id, attachment)
         with suppress(StoreError):  # the answer still reaches the database later, via the outbox
             sessions.begin_turn(session.id, run_id, question)
-        attached, problem = _open_attachment(workspace, attachment)
+        attached, problem = (
+            open_attachment(workspace, attachment) if opens_attachment else (None, None)
+        )
         name = attached.record.filename if attached else None
-        yield TurnStarted(session, run_id, question, attached=name, attachment_problem=problem)
+        started = TurnStarted(session, run_id, question, attached=name, attachment_problem=problem)
     except BaseException:  # the turn never started: what it reserved is given back
         workspace.release(run_id)
         raise
+    return Accepted(started, budget, attached, attachment)
 
-    # The run's usage is recorded once, whatever ends it: an outcome below, or the finally
-    # for an exception or an interruption (Streamlit's rerun/stop, a closed stream).
-    spending = RunSpending(workspace, run_id, "chat", session_id=session.id)
+
+def run_accepted(
+    workspace: Workspace,
+    accepted: Accepted,
+    *,
+    checkpointer: BaseCheckpointSaver | None = None,
+) -> Iterator[TurnItem]:
+    """The engine's events of an accepted turn, then ``TurnEnded``. Its usage is recorded
+    once, whatever ends it: an outcome, or the finally for an exception or an interruption
+    (Streamlit's rerun/stop, a closed stream). ``checkpointer``: the turn is durable on its
+    run id, and run again it resumes after its last finished agent (a worker's take-over)."""
+    started = accepted.started
+    spending = RunSpending(workspace, started.run_id, "chat", session_id=started.session.id)
     failure: BaseException | None = None
     try:
         yield from _run_turn(
-            workspace, question, session, budget=budget, attached=attached, spending=spending
-        )
+            workspace, started.question, started.session, budget=accepted.budget,
+            attached=accepted.attached, spending=spending, checkpointer=checkpointer,
+        )  # fmt: skip
     except BaseException as error:
         failure = error
         raise
@@ -138,6 +184,7 @@ def _run_turn(
     budget: RunBudget | None,
     attached: attachments.Attached | None,
     spending: RunSpending,
+    checkpointer: BaseCheckpointSaver | None = None,
 ) -> Iterator[TurnItem]:
     """``ask`` once the turn started: the engine's events, then how the turn ended, its
     usage recorded through ``spending`` on every outcome."""
@@ -162,6 +209,7 @@ def _run_turn(
             run_id=run_id,
             inventory=attached.inventory if attached else None,
             plan=attached.plan if attached else None,
+            checkpointer=checkpointer,
         ):
             spending.observe(event)
             if isinstance(event, GuardrailVerdict):
@@ -213,7 +261,7 @@ def _new_session_offline(workspace: Workspace, name: str) -> AekoSession:
     return session
 
 
-def _open_attachment(
+def open_attachment(
     workspace: Workspace, inventory_id: str | None
 ) -> tuple[attachments.Attached | None, LocalizedError | None]:
     """The attached inventory, open; or why it could not be (the turn goes on without it)."""

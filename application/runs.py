@@ -31,7 +31,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
@@ -44,7 +44,14 @@ from application.chat import TurnEnded, TurnStarted
 from application.inventories import FactorFile, PlanEnded
 from application.outbox import Journal, Write
 from application.planning import PlanInputs
-from application.shared_runs import Mirror, follow_remote, outcome_from, turn_started
+from application.shared_runs import (
+    Mirror,
+    follow_remote,
+    outcome_from,
+    request_of,
+    start_document,
+    turn_started,
+)
 from application.workspace import Workspace, model_call
 from engine import AekoImprovementPlan, AekoSession, AgentFinished, EngineEvent
 from engine.dto import AekoUsage
@@ -52,7 +59,7 @@ from engine.errors import LocalizedError
 from engine.inventory import Inventory
 from store import Store, StoreError
 from store.embedded import process_alive
-from store.repositories.runs import RUNNING, RunRepository
+from store.repositories.runs import QUEUED, RUNNING, RunRepository
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +170,10 @@ class RemoteRun(Run):
     def wait(self, timeout_s: float | None = None) -> bool:
         assert self._repository is not None
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
-        while (document := self._repository.get(self.id)) and document["status"] == RUNNING:
+        while (document := self._repository.get(self.id)) and document["status"] in (
+            RUNNING,
+            QUEUED,
+        ):
             if deadline is not None and time.monotonic() >= deadline:
                 return False
             time.sleep(WAIT_S)
@@ -188,7 +198,7 @@ def remote_run(
         _repository=repository,
         _on_cut=on_cut,
     )
-    if document["status"] != RUNNING:
+    if document["status"] not in (RUNNING, QUEUED):
         run.finished_at = _aware(document.get("ended_at") or document["started_at"])
         if not run.interrupted:  # a cut run is named, not followed: it has no outcome
             run.outcome = outcome_from(document)
@@ -467,6 +477,8 @@ def ask(
     """Start a chat turn in a worker: ``chat.ask``'s turn is accepted here (so its errors
     before anything is spent, ``DailyCapReachedError`` and ``StoreError``, are raised to the
     caller), and the rest runs on its own."""
+    if workspace.runs_in_worker:
+        return _enqueue_ask(workspace, question, session, attachment)
     turn = chat.ask(workspace, question, session, attachment=attachment)
     started = next(turn)
     assert isinstance(started, TurnStarted)
@@ -479,6 +491,37 @@ def ask(
         started=started,
     )
     return runs_of(workspace).start(run, turn)
+
+
+def _enqueue_ask(
+    workspace: Workspace, question: str, session: AekoSession | None, attachment: str | None
+) -> Run:
+    """Accept the turn here and leave it to a worker (``application.worker``); the page
+    follows it through the database. With the database away no worker could see it: it runs
+    here, as without workers, its writes kept by the outbox."""
+    accepted = chat.accept(workspace, question, session, attachment=attachment,
+                           opens_attachment=False)  # fmt: skip
+    started = accepted.started
+    run = Run(
+        id=started.run_id,
+        user_id=str(workspace.user.id),
+        kind="chat",
+        subject=started.session.id,
+        title=question,
+        started=started,
+    )
+    repository = workspace.store.runs(run.user_id)
+    document = {**start_document(run), "request": request_of(accepted)}
+    try:
+        repository.enqueue(document)
+    except StoreError:
+        attached, problem = chat.open_attachment(workspace, attachment)
+        here = replace(accepted, attached=attached,
+                       started=replace(started, attachment_problem=problem))  # fmt: skip
+        run.started = here.started
+        return runs_of(workspace).start(run, chat.run_accepted(workspace, here))
+    queued = {**document, "id_user": workspace.user.id, "status": QUEUED, "delivered": False}
+    return remote_run(repository, queued, on_cut=lambda taken: _record_cut(workspace, taken))
 
 
 def analyse(

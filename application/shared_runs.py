@@ -29,21 +29,26 @@ from uuid import uuid4
 
 from pydantic import TypeAdapter, ValidationError
 
-from application.chat import TurnEnded, TurnStarted
+from application.chat import Accepted, TurnEnded, TurnStarted
 from application.inventories import PlanEnded
 from engine import AekoImprovementPlan, AekoSession, EngineEvent
 from engine.dto import AekoMessageResponse
 from engine.errors import AekoBudgetExceededError, AekoDeadlineError, AekoError, LocalizedError
 from store.repositories.inventories import InventoryRecord
-from store.repositories.runs import LEASE, RUNNING, RunRepository
+from store.repositories.runs import LEASE, QUEUED, RUNNING, RunRepository
 
 if TYPE_CHECKING:
     from application.runs import Run
 
 log = logging.getLogger(__name__)
 
+
 # This process among all those on the database: a pid alone means nothing across containers.
-HOLDER = f"{socket.gethostname()}/{os.getpid()}/{uuid4().hex[:8]}"
+def new_holder() -> str:
+    return f"{socket.gethostname()}/{os.getpid()}/{uuid4().hex[:8]}"
+
+
+HOLDER = new_holder()
 RENEW_EVERY_S = LEASE.total_seconds() / 3
 FOLLOW_WAIT_S = 0.5
 _EVENTS: TypeAdapter[EngineEvent] = TypeAdapter(EngineEvent)
@@ -52,12 +57,20 @@ _EVENTS: TypeAdapter[EngineEvent] = TypeAdapter(EngineEvent)
 class Mirror:
     """One local run's document and events in the database, written on their own thread."""
 
-    def __init__(self, repository: RunRepository, run: Run) -> None:
+    def __init__(
+        self, repository: RunRepository, run: Run, *, create: bool = True, holder: str = HOLDER
+    ) -> None:
+        """``create=False``: the run's document exists (a worker claimed it as ``holder``)."""
         self._repository = repository
+        self._holder = holder
         self._run_id = run.id
         self._queue: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._seq = 0
-        self._queue.put(("create", start_document(run)))
+        # Set when the lease was lost (the run taken for cut, or by another worker): its
+        # holder must stop, not run it beside whoever has it now.
+        self.lost = threading.Event()
+        if create:
+            self._queue.put(("create", start_document(run)))
         self._thread = threading.Thread(
             target=self._work, name=f"aeko-mirror-{run.id[:8]}", daemon=True
         )
@@ -77,25 +90,31 @@ class Mirror:
     def _work(self) -> None:
         repository, run_id = self._repository, self._run_id
         broken = False  # the database failed us once: no more events (the spill has them)
+        renewed = time.monotonic()
         while True:
             try:
                 op, payload = self._queue.get(timeout=RENEW_EVERY_S)
             except queue.Empty:
-                if not broken:
-                    broken = not _quietly(repository.renew, run_id, HOLDER)
-                continue
+                op, payload = "", None
+            if time.monotonic() - renewed >= RENEW_EVERY_S and op != "end":
+                renewed = time.monotonic()
+                try:
+                    if not repository.renew(run_id, self._holder):
+                        self.lost.set()
+                except Exception as error:  # away for now: the lease may yet lapse
+                    log.warning("run mirror: %s", error)
             if op == "create":
-                broken = not _quietly(repository.create, payload, HOLDER)
+                broken = not _quietly(repository.create, payload, self._holder)
             elif op == "event" and not broken:
                 seq, event = payload
                 broken = not _quietly(repository.add_event, run_id, seq, event)
             elif op == "end":
                 status, outcome = payload
-                if not _quietly(repository.end, run_id, HOLDER, status, outcome):
+                if not _quietly(repository.end, run_id, self._holder, status, outcome):
                     # A plan the server would not take whole: the status still ends the run
                     # for the other processes (the plan itself is in the plan collection).
                     brief = {"status": outcome["status"], "saved": outcome["saved"]}
-                    _quietly(repository.end, run_id, HOLDER, status, brief)
+                    _quietly(repository.end, run_id, self._holder, status, brief)
                 return
 
 
@@ -106,6 +125,22 @@ def _quietly(write: Callable[..., object], *args: Any) -> bool:
         log.warning("run mirror: %s", error)
         return False
     return result is not False
+
+
+def request_of(accepted: Accepted) -> dict[str, Any]:
+    """What a worker needs to run an accepted turn, as the run document keeps it."""
+    started, budget = accepted.started, accepted.budget
+    return {
+        "question": started.question,
+        "session": started.session.model_dump(mode="json", by_alias=True),
+        "attachment": accepted.attachment,
+        "budget": None if budget is None else {
+            "max_model_calls": budget.max_model_calls,
+            "max_tokens": budget.max_tokens,
+            "max_cost_usd": budget.max_cost_usd,
+            "deadline_s": budget.deadline_s,
+        },
+    }  # fmt: skip
 
 
 def start_document(run: Run) -> dict[str, Any]:
@@ -280,7 +315,7 @@ def follow_remote(
                     if on_cut is not None:
                         on_cut(taken)
                 document = repository.get(run_id)
-            ended = document is None or document["status"] != RUNNING
+            ended = document is None or document["status"] not in (RUNNING, QUEUED)
             raw = repository.events(run_id, shown)
             for seq, event in events_of(raw):
                 shown = max(shown, seq)

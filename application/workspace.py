@@ -54,6 +54,8 @@ class Workspace:
     outbox: Outbox
     daily_cost_cap_usd: float | None = None
     run_share: float = RUN_SHARE
+    # Chat turns are enqueued for a worker process (application/worker.py), not run here.
+    runs_in_worker: bool = False
 
     def run_budget(self, run_id: str) -> RunBudget | None:
         """Reserve run ``run_id``'s part of today's allowance; its cost cap is what it got.

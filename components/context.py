@@ -96,5 +96,9 @@ def require_workspace(context: AppContext) -> Workspace:
         st.warning(t("no_database", message=""), icon=":material/database_off:")
         st.stop()
     return Workspace(
-        context.store, context.user, context.outbox, context.settings.daily_cost_cap_usd
+        context.store,
+        context.user,
+        context.outbox,
+        context.settings.daily_cost_cap_usd,
+        runs_in_worker=context.settings.runs_in_worker,
     )

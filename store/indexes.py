@@ -29,6 +29,7 @@ PLAN_ACTIONS_BY_RUN = [("id_user", ASCENDING), ("run_id", ASCENDING)]
 RUNS_BY_USER = [("id_user", ASCENDING), ("kind", ASCENDING), ("delivered", ASCENDING)]
 RUNS_BY_SUBJECT = [("id_user", ASCENDING), ("kind", ASCENDING), ("subject", ASCENDING)]
 RUNS_BY_LEASE = [("status", ASCENDING), ("lease_until", ASCENDING)]  # the sweep of cut runs
+RUNS_BY_STATUS = [("status", ASCENDING), ("queued_at", ASCENDING)]  # a worker's claim
 RUN_EVENTS_BY_RUN = [("run_id", ASCENDING), ("seq", ASCENDING)]
 SPENDING_BY_DAY = [("day", ASCENDING)]  # the sweep of open reservations (settle_stale)
 
@@ -65,6 +66,7 @@ INDEXES: dict[str, list[IndexModel]] = {
         IndexModel(RUNS_BY_USER),
         IndexModel(RUNS_BY_SUBJECT),
         IndexModel(RUNS_BY_LEASE),
+        IndexModel(RUNS_BY_STATUS),
         IndexModel([("expires_at", ASCENDING)], expireAfterSeconds=0),
     ],
     "run_events": [

@@ -7,14 +7,17 @@ The first app starts the embedded database; the others reach it by its address, 
 replicas reach one MongoDB. Each has a data folder of its own (no shared disk)."""
 
 import json
+import os
 import re
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_app import PROCESSES, WAIT_MS, start_app
+from tests.browser_app import PROCESSES, ROOT, WAIT_MS, start_app
 
 PACE_S = "1.5"  # each offline answer waits this long: a turn takes several seconds
 DB = "aeko_replicas"
@@ -130,3 +133,63 @@ def test_a_process_that_dies_mid_run_leaves_a_run_the_other_reports_cut_once(
     usage = [u for u in _collection(tmp_path_factory, "usage") if u["run_id"] == runs[0]["_id"]]
     assert [u["outcome"] for u in usage] == ["interrupted"]
     assert usage[0]["calls"] and usage[0]["input_tokens"] > 0  # what finished, counted once
+
+
+# --- pages apart from workers (issue #24, point 5) ------------------------------------------
+
+
+def _start_worker(tmp_path_factory, env: dict, name: str) -> subprocess.Popen:
+    """``python worker.py``, as ./dev.sh app starts it, on the app's database."""
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in {"GEMINI_API_KEY", "MONGODB_URI"}}  # fmt: skip
+    environment.update(env)
+    environment["AEKO_DATA_DIR"] = str(tmp_path_factory.mktemp(f"{name}-data"))
+    log = tmp_path_factory.mktemp(f"{name}-logs") / "worker.log"
+    return subprocess.Popen(
+        [sys.executable, "worker.py"], cwd=ROOT, env=environment,
+        stdout=log.open("wb"), stderr=subprocess.STDOUT,
+    )  # fmt: skip
+
+
+def test_a_worker_killed_mid_run_is_taken_over_by_the_next_and_the_answer_comes_once(
+    replicas, page, tmp_path_factory
+):
+    _, _, joined = replicas
+    env = {**joined, "AEKO_RUNS": "worker"}
+    app = start_app(tmp_path_factory, "replica-w", env=env)
+    url = next(app)
+    dying = _start_worker(tmp_path_factory, env, "worker-1")
+    heir = None
+    try:
+        question = "Que alternativas existem ao SF6 em disjuntores de média tensão?"
+        _ask(page, url, question)
+        deadline = time.monotonic() + WAIT_MS / 1000  # a bound for a stuck run, not a limit
+        while not [e for e in _collection(tmp_path_factory, "run_events")
+                   if e["event"]["kind"] == "agent_finished"
+                   and e["run_id"] in {r["_id"] for r in _collection(tmp_path_factory, "runs")
+                                       if r["title"] == question}]:  # fmt: skip
+            assert time.monotonic() < deadline, "no agent finished on the first worker"
+            time.sleep(0.1)
+        dying.send_signal(signal.SIGKILL)  # no goodbye: its lease is left to lapse
+        dying.wait(timeout=30)
+        heir = _start_worker(tmp_path_factory, env, "worker-2")
+
+        # The page went on following; the heir resumes the run once the lease lapsed.
+        page.get_by_text(VERDICT).first.wait_for(timeout=WAIT_MS * 2)
+        expect(page.get_by_text(VERDICT)).to_have_count(1)
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+        [run] = [r for r in _collection(tmp_path_factory, "runs") if r["title"] == question]
+        assert run["status"] == "ended" and run["attempts"] == 2
+        usage = [u for u in _collection(tmp_path_factory, "usage") if u["run_id"] == run["_id"]]
+        assert [u["outcome"] for u in usage] == ["answered"]
+        agents = [call["agent"] for call in usage[0]["calls"]]
+        assert len(agents) == len(set(agents))  # each agent's call counted once
+        page.reload()
+        page.get_by_text(question).first.wait_for()
+        expect(page.get_by_test_id("stChatMessage")).to_have_count(2, timeout=WAIT_MS)
+    finally:
+        for worker in (dying, heir):
+            if worker is not None and worker.poll() is None:
+                worker.send_signal(signal.SIGTERM)
+                worker.wait(timeout=60)
+        next(app, None)

@@ -26,10 +26,14 @@ from pymongo import ASCENDING, ReturnDocument
 from pymongo.collection import Collection
 from pymongo.errors import DuplicateKeyError, PyMongoError
 
-from store.indexes import BY_ID, RUN_EVENTS_BY_RUN, RUNS_BY_SUBJECT, RUNS_BY_USER
+from store.indexes import BY_ID, RUN_EVENTS_BY_RUN, RUNS_BY_STATUS, RUNS_BY_SUBJECT, RUNS_BY_USER
 from store.repositories.base import Repository, guarded, now
 
+QUEUED = "queued"  # asked by a page, waiting for a worker to claim it
 RUNNING = "running"
+# A run taken over this many times is reported cut instead of run again: whatever kills its
+# workers would kill the next one too.
+MAX_ATTEMPTS = 3
 # How long a run's process may stay silent before another process takes the run for cut.
 # The holder renews it every LEASE / 3, so a lease is lost only to a process gone or stuck.
 LEASE = timedelta(seconds=30)
@@ -62,6 +66,48 @@ class RunRepository(Repository):
             "expires_at": at + KEEP_RUNS,
         }
         self.col.update_one({"_id": document["_id"]}, {"$setOnInsert": body}, upsert=True)
+
+    @guarded
+    def enqueue(self, document: dict[str, Any]) -> None:
+        """A run for a worker: ``document`` holds its ``request`` (what the worker needs to
+        run it). A retried enqueue changes nothing."""
+        at = now()
+        body = {
+            **document,
+            "id_user": self.user_id,
+            "status": QUEUED,
+            "holder": None,
+            "attempts": 0,
+            "delivered": False,
+            "queued_at": at,
+            "expires_at": at + KEEP_RUNS,
+        }
+        self.col.update_one({"_id": document["_id"]}, {"$setOnInsert": body}, upsert=True)
+
+    @guarded
+    def claim(self, holder: str) -> dict[str, Any] | None:
+        """The oldest queued run, now ``holder``'s under a fresh lease; None when none
+        waits. One conditional update: two workers never claim the same run."""
+        at = now()
+        return self.col.find_one_and_update(
+            {"status": QUEUED},
+            {"$set": {"status": RUNNING, "holder": holder, "lease_until": at + LEASE,
+                      "heartbeat_at": at}, "$inc": {"attempts": 1}},
+            sort=[("queued_at", ASCENDING)],
+            return_document=ReturnDocument.AFTER,
+            hint=RUNS_BY_STATUS,
+        )  # fmt: skip
+
+    @guarded
+    def hand_back(self, run_id: str, holder: str) -> bool:
+        """A worker shutting down gives an unfinished run back to the queue: the next
+        worker resumes it from its last finished agent (its checkpoints)."""
+        result = self.col.update_one(
+            {"_id": run_id, "holder": holder, "status": RUNNING},
+            {"$set": {"status": QUEUED, "holder": None, "queued_at": now()},
+             "$inc": {"attempts": -1}},  # not a failed attempt: the worker was asked to stop
+        )  # fmt: skip
+        return result.modified_count == 1
 
     @guarded
     def add_event(self, run_id: str, seq: int, event: dict[str, Any]) -> None:
@@ -130,6 +176,12 @@ class RunRepository(Repository):
             criteria["id_user"] = self.user_id
         if run_id is not None:
             criteria["_id"] = run_id
+        # A worker's run (it has a request) goes back to the queue, to be resumed by the
+        # next worker from its checkpoints, until it has been tried MAX_ATTEMPTS times.
+        self.col.update_many(
+            {**criteria, "request": {"$exists": True}, "attempts": {"$lt": MAX_ATTEMPTS}},
+            {"$set": {"status": QUEUED, "holder": None, "queued_at": now()}},
+        )
         while True:
             document = self.col.find_one_and_update(
                 criteria,
