@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from application.inventories import load
 from application.workspace import Workspace
 from engine import AekoImprovementPlan
+from engine.gases.gwp import DEFAULT_CH4_ORIGIN
 from engine.inventory import DEFAULT_GWP_SET, Inventory
-from engine.inventory.gwp import DEFAULT_CH4_ORIGIN
 from store import StoreError
 from store.repositories.inventories import InventoryRecord
 

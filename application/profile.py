@@ -12,8 +12,8 @@ from datetime import UTC, date, datetime, time
 
 from application.workspace import Workspace
 from engine import AekoUser, AekoUserMemory
+from engine.gases.gwp import GwpSet, check_gwp_set
 from engine.inventory import DEFAULT_GWP_SET, GWP_SETS
-from engine.inventory.gwp import GwpSet, check_gwp_set
 from store import StoreError
 from store.repositories import UsageTotals
 

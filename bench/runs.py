@@ -38,8 +38,8 @@ from application.workspace import Workspace
 from assets import SAMPLE_COSTS_PATH, SAMPLE_NAME, SAMPLE_PATH
 from bench.scratch import scratch_store
 from engine import Aeko
+from engine.gases.gwp import DEFAULT_CH4_ORIGIN
 from engine.inventory import DEFAULT_GWP_SET
-from engine.inventory.gwp import DEFAULT_CH4_ORIGIN
 from engine.offline import OfflineAnalyst
 
 QUESTIONS = ("O que é escopo 1?", "Quanto emite 10 m³ de gás natural?")

@@ -24,7 +24,7 @@ def reference_backing(text: str) -> list[Backing]:
 def _gwp_backing(text: str) -> list[Backing]:
     # Imported here: the GWP tables live in the inventory package, which pulls pandas, and
     # the chat path should not pay for it unless a gas is named.
-    from engine.inventory.gwp import canonical_gas, gwp
+    from engine.gases.gwp import canonical_gas, gwp
 
     gases = dict.fromkeys(g for word in _WORD.findall(text) if (g := canonical_gas(word)))
     lines = []

@@ -3,15 +3,17 @@
 Switched on with ``Aeko.config(run_log=path)``. Events carry no credentials by design; the
 configured API keys are scrubbed from every line all the same. The log holds no personal
 text by default: questions, answers, tool arguments and outputs and guardrail reasons are
-left out (their length is kept) unless ``include_text=True``. It rotates by size: past
-``max_bytes`` the file becomes ``<name>.1`` (older ones shift to ``.2`` ...) and only
-``backups`` old files are kept.
+left out (their length is kept) unless ``include_text=True``. It rotates by size through
+``logging.handlers.RotatingFileHandler``: a line that would take the file to ``max_bytes``
+starts a new one, the old becoming ``<name>.1`` (older ones shift to ``.2`` ...), and only
+``backups`` old files are kept (none: the file starts over).
 """
 
 from __future__ import annotations
 
 import json
-import threading
+import logging.handlers
+import os
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,7 +46,18 @@ class RunLog:
         self.include_text = include_text
         self.max_bytes = max_bytes
         self.backups = max(backups, 0)
-        self._lock = threading.Lock()
+        # The handler's lock serialises the writes and the rollovers; delay: no file before
+        # the first line. It never rolls a file over without a backup to keep, so with none
+        # it keeps one whose rotation deletes the file instead.
+        self._handler = logging.handlers.RotatingFileHandler(
+            self.path,
+            maxBytes=max_bytes,
+            backupCount=self.backups or 1,
+            encoding="utf-8",
+            delay=True,
+        )
+        if not self.backups:
+            self._handler.rotator = lambda source, _dest: os.remove(source)
 
     def write(self, run_id: str, flow: str, record: dict[str, Any]) -> None:
         if not self.include_text:
@@ -56,11 +69,14 @@ class RunLog:
         )
         for secret in self._secrets:
             line = line.replace(secret, _REDACTED)
-        data = line + "\n"
-        with self._lock:
-            self._rotate_for(len(data.encode("utf-8")))
-            with self.path.open("a", encoding="utf-8") as handle:
-                handle.write(data)
+        self._handler.acquire()
+        try:
+            self._handler.handle(logging.makeLogRecord({"msg": line}))
+            # Open only while writing, as a plain append would be: a RunLog that a later
+            # Aeko.config replaces holds no file, and the next line opens it again.
+            self._handler.close()
+        finally:
+            self._handler.release()
 
     def follow(self, run_id: str, flow: str, events: Iterator[Any]) -> Iterator[Any]:
         """Pass the events through, writing each; a run that fails writes why, and a run
@@ -84,27 +100,6 @@ class RunLog:
                 record["message"] = str(exc)
             self.write(run_id, flow, record)
             raise
-
-    def _rotate_for(self, incoming: int) -> None:
-        """Called under the lock: shift the files when this line would pass ``max_bytes``."""
-        try:
-            size = self.path.stat().st_size
-        except FileNotFoundError:
-            return
-        if size == 0 or size + incoming <= self.max_bytes:
-            return
-        if self.backups == 0:
-            self.path.unlink(missing_ok=True)
-            return
-        self._backup(self.backups).unlink(missing_ok=True)
-        for index in range(self.backups - 1, 0, -1):
-            older = self._backup(index)
-            if older.exists():
-                older.replace(self._backup(index + 1))
-        self.path.replace(self._backup(1))
-
-    def _backup(self, index: int) -> Path:
-        return self.path.with_name(f"{self.path.name}.{index}")
 
 
 def _without_text(record: dict[str, Any]) -> dict[str, Any]:

@@ -29,8 +29,8 @@ from components.what_if import what_if
 from engine.actions.sbce import readiness
 from engine.emissions import EmissionsError, read_factor_csv
 from engine.errors import AekoModelError, LocalizedError
+from engine.gases.gwp import CH4_ORIGINS, DEFAULT_CH4_ORIGIN, gwp
 from engine.inventory import FIELDS, GWP_SETS, Inventory, InventoryError
-from engine.inventory.gwp import CH4_ORIGINS, DEFAULT_CH4_ORIGIN, gwp
 from engine.inventory.notice import Reading
 
 UPLOAD = open_inventory.UPLOAD

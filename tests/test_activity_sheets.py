@@ -645,7 +645,7 @@ def test_months_of_kilograms_of_fuel_beside_emissions_are_consumption():
 # AR5 (IPCC AR5 WG1 Ch. 8 Table 8.A.1): HFC-32 677, HFC-125 3,170, HFC-143a 4,800, HFC-134a
 # 1,300, HCFC-22 1,760. R-410A is 50 % HFC-32 + 50 % HFC-125: 0.5·677 + 0.5·3,170 = 1,923.5;
 # R-404A 44 % HFC-125 + 52 % HFC-143a + 4 % HFC-134a: 1,394.8 + 2,496 + 52 = 3,942.8
-# (ASHRAE 34 compositions, engine/inventory/data/blends.csv).
+# (ASHRAE 34 compositions, engine/gases/data/blends.csv).
 R410A_AR5 = 0.5 * 677 + 0.5 * 3170
 R404A_AR5 = 0.44 * 3170 + 0.52 * 4800 + 0.04 * 1300
 

@@ -521,7 +521,7 @@ def _calculator(activity_id: str, quantity: float, unit: str, period: str) -> Ap
 
 
 def test_the_calculator_shows_the_result_the_computation_and_every_factor(app_env):
-    from engine.inventory.gwp import gwp
+    from engine.gases.gwp import gwp
 
     app = _calculator("refrigerant:R-410A", 10, "kg", "2024")
     # R-410A is half HFC-32, half HFC-125 by mass (AR5 GWPs from the IPCC package).

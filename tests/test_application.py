@@ -21,8 +21,8 @@ from engine.agents.catalog import (
     POLLUTANTS_ANALYST,
     ROUTER,
 )
+from engine.gases.gwp import DEFAULT_CH4_ORIGIN
 from engine.inventory import DEFAULT_GWP_SET
-from engine.inventory.gwp import DEFAULT_CH4_ORIGIN
 from engine.models.scripted import ScriptedChatModel
 from store import StoreConfig, connect
 

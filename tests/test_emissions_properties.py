@@ -135,7 +135,7 @@ def test_a_blend_is_its_parts_computed_unblended(litres, day):
 
 def _independent_gwp(gas: str, gwp_set: str) -> float:
     """From the IPCC reports' tables as the globalwarmingpotentials package has them, and
-    the blends' mass fractions written here: not through engine.inventory.gwp."""
+    the blends' mass fractions written here: not through engine.gases.gwp."""
     blends = {"R-410A": {"HFC32": 0.5, "HFC125": 0.5},
               "R-404A": {"HFC125": 0.44, "HFC143a": 0.52, "HFC134a": 0.04}}  # fmt: skip
     if gas in blends:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine.gases.gwp import canonical_gas
 from engine.inventory import load_inventory
-from engine.inventory.gwp import canonical_gas
 from tests import inventory_fixtures as fx
 
 

@@ -9,7 +9,7 @@ from engine import Aeko, AekoMessenger, AekoSession, AekoUser, ToolCalled, ToolR
 from engine.emissions import estimate
 from engine.emissions.tool import TOOL_NAME
 from engine.formatting import number
-from engine.inventory.gwp import gwp
+from engine.gases.gwp import gwp
 from engine.offline import OfflineAnalyst
 from engine.offline.calculation import answer_calculation, read_calculation
 

@@ -14,8 +14,8 @@ from application.outbox import JOURNAL_FILE, Journal, Outbox
 from application.planning import PlanInputs, default_target, plan_inputs
 from application.workspace import Workspace
 from assets import SAMPLE_COSTS_PATH, SAMPLE_NAME, SAMPLE_PATH
+from engine.gases.gwp import DEFAULT_CH4_ORIGIN
 from engine.inventory import DEFAULT_GWP_SET
-from engine.inventory.gwp import DEFAULT_CH4_ORIGIN
 from store.client import Store
 from store.errors import StoreUnavailableError
 from store.repositories.plans import TOTALS

@@ -1,7 +1,7 @@
 """The activities the calculator knows (``activities.toml``) and how a text names one.
 
     find_activity("Óleo Diesel S10")  -> diesel_road
-    find_activity("R410a")            -> refrigerant:R-410A (any gas engine.inventory.gwp knows)
+    find_activity("R410a")            -> refrigerant:R-410A (any gas engine.gases.gwp knows)
     find_activity("gas:CH4_fossil")   -> fossil methane emitted as such: its mass × its GWP
     find_gas("óxido nitroso")         -> gas:N2O (for the calculator; never an inventory label)
     nearest("dieesel")                -> the 3 closest activities, for an error's suggestions
@@ -21,6 +21,7 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
+from engine.gases.gwp import GWP_SETS, canonical_gas, gwp
 from engine.protocol import fold
 
 Method = Literal[
@@ -142,7 +143,7 @@ def _label_index() -> dict[str, str]:
 
 @cache
 def refrigerant(gas: str) -> ActivityInfo:
-    """The activity of leaking ``gas``, a canonical name of engine.inventory.gwp."""
+    """The activity of leaking ``gas``, a canonical name of engine.gases.gwp."""
     identifier = REFRIGERANT_PREFIX + gas
     name = {"pt": f"Gás refrigerante {gas} (emissão fugitiva)",
             "en": f"Refrigerant {gas} (fugitive emission)"}  # fmt: skip
@@ -163,7 +164,7 @@ def refrigerant(gas: str) -> ActivityInfo:
 
 @cache
 def direct_gas(gas: str, ch4_origin: str = "general") -> ActivityInfo:
-    """A mass of ``gas`` (a canonical name of engine.inventory.gwp) emitted as such: "0,5 t
+    """A mass of ``gas`` (a canonical name of engine.gases.gwp) emitted as such: "0,5 t
     de N2O". Not in ``activities()``: an inventory row naming only a gas is no activity
     datum, and listing these would make its reader take every "CO2" column for one."""
     origin = ch4_origin if gas == "CH4" else "general"
@@ -208,8 +209,6 @@ def ch4_origin_in(text: str) -> str:
 def find_gas(text: str) -> ActivityInfo | None:
     """The direct emission of the gas ``text`` names ('N2O', 'metano fóssil', 'SF6'), or None
     when it names no gas with a GWP. For the calculator only, see ``direct_gas``."""
-    from engine.inventory.gwp import GWP_SETS, canonical_gas, gwp
-
     if not isinstance(text, str) or not text.strip():
         return None
     folded = fold(text)
@@ -223,8 +222,6 @@ def find_gas(text: str) -> ActivityInfo | None:
 
 def _direct_gas_id(text: str) -> ActivityInfo | None:
     """'gas:N2O', 'gas:CH4_fossil' -> their activity."""
-    from engine.inventory.gwp import canonical_gas
-
     rest = text.strip()[len(GAS_PREFIX) :]
     origin = "general"
     for suffix, named in _CH4_ORIGIN_SUFFIXES.items():
@@ -242,9 +239,6 @@ def activities() -> list[ActivityInfo]:
 
 
 def _refrigerant_gas(text: str) -> str | None:
-    # Imported here: engine.inventory's package imports its loader, which imports this one.
-    from engine.inventory.gwp import GWP_SETS, canonical_gas, gwp
-
     gas = canonical_gas(text)
     if gas is None or gas in _NOT_REFRIGERANTS:
         return None

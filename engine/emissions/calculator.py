@@ -24,28 +24,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from engine.emissions.activities import ActivityInfo, find_activity, find_gas, nearest
 from engine.emissions.errors import PeriodError, UnitError, UnknownActivityError
 from engine.emissions.explain import num
 from engine.emissions.factors import PROPERTY, Factor, FactorLibrary, default_library
+from engine.emissions.names import BIOGENIC, COMBUSTION_GASES, GAS_LABELS, SHARE_ROLES
 from engine.emissions.periods import Period, parse_period
-from engine.emissions.results import (
-    BIOGENIC,
-    COMBUSTION_GASES,
-    GAS_LABELS,
-    SHARE_ROLES,
-    Estimate,
-    FactorUse,
-    Note,
-    Step,
-)
+from engine.emissions.results import Estimate, FactorUse, Note, Step
 from engine.emissions.units import conversion_factor, dimension, normalize, pretty
 from engine.formatting import number
-
-if TYPE_CHECKING:
-    from engine.inventory.gwp import Ch4Origin
+from engine.gases.gwp import Ch4Origin, check_gwp_set, gwp, is_montreal, split_blend
 
 # The unit a blend's mass or energy is carried in while it is split.
 _DIMENSION_UNITS = {"volume": "L", "mass": "kg", "energy": "GJ"}
@@ -57,7 +47,7 @@ _GWP_SOURCES = {
 }
 # AR6's methane by origin is another table: fossil methane adds the CO2 it oxidises to.
 _AR6_CH4_ORIGIN_SOURCE = "IPCC AR6, WG1, Ch. 7, Table 7.15 (2021)"
-# The refrigerant blends' mass composition (engine/inventory/data/blends.csv), as cited.
+# The refrigerant blends' mass composition (engine/gases/data/blends.csv), as cited.
 _BLEND_SOURCE = ("Composição mássica da mistura (tabela de misturas de refrigerantes do Aeko)",
                  "Mass composition of the blend (Aeko's refrigerant blend table)")  # fmt: skip
 _GWP_UNIT = "kg CO2e/kg"  # shown only: a GWP never goes through pint
@@ -206,8 +196,6 @@ class _Computation:
         gwp_set: str,
         library: FactorLibrary,
     ) -> None:
-        from engine.inventory.gwp import check_gwp_set  # engine.inventory imports this package
-
         self.info = info
         self.quantity = quantity
         self.unit = unit
@@ -614,8 +602,6 @@ class _Computation:
     # -- refrigerants
 
     def _refrigerant(self) -> None:
-        from engine.inventory.gwp import gwp, is_montreal, split_blend
-
         gas = self.info.gas
         assert gas is not None
         kg = self.chain_quantity * conversion_factor(self.chain_unit, "kg")
@@ -690,8 +676,6 @@ class _Computation:
 
     def _methane_note(self) -> None:
         """AR6's methane value depends on the origin: say which was used and the others."""
-        from engine.inventory.gwp import gwp
-
         fossil, non_fossil = gwp("CH4", "AR6", "fossil"), gwp("CH4", "AR6", "non_fossil")
         assert fossil is not None and non_fossil is not None
         pt, en = num(fossil, "pt"), num(fossil, "en")
@@ -721,8 +705,6 @@ class _Computation:
     # -- the result
 
     def _estimate(self) -> Estimate:
-        from engine.inventory.gwp import gwp
-
         gases_t = dict(self.gases_t)
         for gas in gases_t:
             if gas not in self.gwps:

@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import TYPE_CHECKING
 
-from engine.emissions.results import (
-    BIOGENIC,
-    COMBUSTION_GASES,
-    GAS_LABELS,
-    SHARE_ROLES,
-    Estimate,
-    FactorUse,
-)
+from engine.emissions.names import BIOGENIC, COMBUSTION_GASES, GAS_LABELS, SHARE_ROLES
 from engine.emissions.units import pretty, unit_label
 from engine.formatting import number
+
+if TYPE_CHECKING:  # results.py imports this module to render: types only, never at runtime
+    from engine.emissions.results import Estimate, FactorUse
 
 
 def num(value: float, lang: str, *, digits: int = 4, min_decimals: int = 0) -> str:

@@ -7,17 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-COMBUSTION_GASES = ("CO2", "CH4", "N2O")
-BIOGENIC = "CO2_biogenic"
-# Blend shares, by factor key: how an answer names them.
-SHARE_ROLES = {
-    "diesel_b.biodiesel_share": ("teor de biodiesel", "biodiesel share"),
-    "gasoline_c.ethanol_share": ("teor de etanol anidro", "anhydrous ethanol share"),
-}
-GAS_LABELS = {
-    "CO2": ("CO2 fóssil", "fossil CO2"),
-    BIOGENIC: ("CO2 biogênico", "biogenic CO2"),
-}
+from engine.emissions.explain import render
+
+# pages/calculator.py reads SHARE_ROLES here.
+from engine.emissions.names import SHARE_ROLES  # noqa: F401
 
 
 @dataclass(frozen=True)
@@ -100,7 +93,4 @@ class Estimate:
     def explain(self, lang: str = "pt") -> str:
         """The computation as text: quantity × factor (source) = result, fossil and
         biogenic apart."""
-        # Imported here: the renderer reads these classes, and they are its only users.
-        from engine.emissions.explain import render
-
         return render(self, "pt" if lang.lower().startswith("pt") else "en")

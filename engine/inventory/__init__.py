@@ -8,6 +8,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from engine.gases.gwp import DEFAULT_GWP_SET, GWP_SETS, canonical_gas, gwp
 from engine.inventory.errors import (
     ActivityNotComputedError,
     ActivityUnitError,
@@ -25,10 +26,6 @@ from engine.inventory.errors import (
 )
 from engine.inventory.fields import FIELDS
 from engine.inventory.findings import Finding
-
-# Eager on purpose: the function `gwp` shares its name with the submodule `engine.inventory.gwp`,
-# which the import system would bind here first, hiding a lazy `gwp` from ``__getattr__``.
-from engine.inventory.gwp import DEFAULT_GWP_SET, GWP_SETS, canonical_gas, gwp
 
 if TYPE_CHECKING:
     from engine.inventory.digest import DEFAULT_DIGEST_CHARS

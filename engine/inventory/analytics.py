@@ -9,10 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from engine.inventory import fields as F
-from engine.inventory.findings import Finding, rows_text
-from engine.inventory.frames import map_unique
-from engine.inventory.gwp import (
+from engine.gases.gwp import (
     BIOGENIC_CO2,
     DEFAULT_CH4_ORIGIN,
     Ch4Origin,
@@ -20,6 +17,9 @@ from engine.inventory.gwp import (
     is_montreal,
     split_blend,
 )
+from engine.inventory import fields as F
+from engine.inventory.findings import Finding, rows_text
+from engine.inventory.frames import map_unique
 
 GROUPABLE = (F.SCOPE, F.GAS, F.CATEGORY, F.FACILITY, F.SOURCE, F.FUEL, F.YEAR)
 UNKNOWN = "(não informado)"

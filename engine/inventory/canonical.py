@@ -15,12 +15,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from engine.inventory import activity as A
-from engine.inventory import fields as F
-from engine.inventory import unit_evidence as UE
-from engine.inventory.findings import Finding, rows_text
-from engine.inventory.frames import map_unique
-from engine.inventory.gwp import (
+from engine.gases.gwp import (
     BIOGENIC_CO2,
     DEFAULT_CH4_ORIGIN,
     Ch4Origin,
@@ -31,6 +26,11 @@ from engine.inventory.gwp import (
     montreal_share,
     split_blend,
 )
+from engine.inventory import activity as A
+from engine.inventory import fields as F
+from engine.inventory import unit_evidence as UE
+from engine.inventory.findings import Finding, rows_text
+from engine.inventory.frames import map_unique
 from engine.inventory.layout import month_of_header
 from engine.inventory.plausibility import sheet_scale
 from engine.inventory.reconcile import (

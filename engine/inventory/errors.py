@@ -7,6 +7,9 @@ from collections.abc import Sequence
 from engine.errors import AekoError, LocalizedError
 from engine.formatting import number
 
+# Defined with the GWPs (engine.gases), which cannot import this package; kept importable here.
+from engine.gases.errors import UnknownGwpSetError  # noqa: F401
+
 
 class InventoryError(LocalizedError, AekoError):
     """Base class: ``message_pt`` and ``message_en`` are ready to show to the user."""
@@ -169,16 +172,6 @@ class InflatedFileError(InventoryError):
             filename,
             f"a parte {member} é maior do que o tamanho que o arquivo declara",
             f"its part {member} is larger than the size the file declares",
-        )
-
-
-class UnknownGwpSetError(InventoryError):
-    code = "unknown_gwp_set"
-
-    def __init__(self, gwp_set: str) -> None:
-        super().__init__(
-            f"Conjunto de GWP desconhecido: {gwp_set}. Use AR4, AR5 ou AR6.",
-            f"Unknown GWP set: {gwp_set}. Use AR4, AR5 or AR6.",
         )
 
 

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from engine.formatting import number, percent
+from engine.gases.gwp import GWP_SETS, gwp_label
 from engine.inventory import analytics
 from engine.inventory import fields as F
 from engine.inventory.findings import Finding, rows_text
-from engine.inventory.gwp import GWP_SETS, gwp_label
 from engine.inventory.query import VIEWS, View
 
 if TYPE_CHECKING:

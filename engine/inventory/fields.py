@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 
-from engine.inventory.gwp import BIOGENIC_CO2 as BIOGENIC_GAS
-from engine.inventory.gwp import canonical_gas, is_biogenic
+from engine.gases.gwp import BIOGENIC_CO2 as BIOGENIC_GAS
+from engine.gases.gwp import canonical_gas, is_biogenic
 from engine.protocol import fold
 
 SCOPE = "scope"

@@ -8,12 +8,12 @@ from functools import cached_property
 import pandas as pd
 
 from engine.emissions import FactorLibrary
+from engine.gases.gwp import DEFAULT_CH4_ORIGIN, Ch4Origin, GwpSet, gwp_label
 from engine.inventory import analytics
 from engine.inventory import fields as F
 from engine.inventory.digest import DEFAULT_DIGEST_CHARS, build_digest
 from engine.inventory.findings import Finding
 from engine.inventory.frames import map_unique
-from engine.inventory.gwp import DEFAULT_CH4_ORIGIN, Ch4Origin, GwpSet, gwp_label
 from engine.inventory.reconcile import SheetCheck, Status, overall_status
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -11,6 +11,14 @@ from typing import IO
 import pandas as pd
 
 from engine.emissions import FactorLibrary, default_library
+from engine.gases.gwp import (
+    DEFAULT_CH4_ORIGIN,
+    DEFAULT_GWP_SET,
+    Ch4Origin,
+    GwpSet,
+    check_ch4_origin,
+    check_gwp_set,
+)
 from engine.inventory import activity as A
 from engine.inventory.analytics import quality_findings
 from engine.inventory.canonical import (
@@ -28,14 +36,6 @@ from engine.inventory.errors import (
     NoTableFoundError,
 )
 from engine.inventory.findings import Finding
-from engine.inventory.gwp import (
-    DEFAULT_CH4_ORIGIN,
-    DEFAULT_GWP_SET,
-    Ch4Origin,
-    GwpSet,
-    check_ch4_origin,
-    check_gwp_set,
-)
 from engine.inventory.inventory import Inventory
 from engine.inventory.layout import reshape_time_columns
 from engine.inventory.plausibility import inventory_kind, magnitude_message

@@ -35,7 +35,7 @@ CO2 alone or CO2e with CH4 and N2O, and either falls inside):
   and coal only (the issue #21 band; Brazil's SIN monthly factors are 0.02-0.12).
 - Refrigerants: what leaks cannot exceed what was put in, so **0 to GWP_max × kg / 1,000 t
   CO2e**, GWP_max the largest 100-year GWP of the gas (a blend by composition,
-  ``engine.inventory.gwp``) in any assessment report the workbook may have used (SAR-AR6).
+  ``engine.gases.gwp``) in any assessment report the workbook may have used (SAR-AR6).
 - Carbonates: **0-0.53 t CO2/t**, the largest stoichiometric factor of IPCC 2006 Vol. 3
   Ch. 2 Table 2.1 (magnesite, 0.52197).
 """
@@ -52,7 +52,7 @@ import pandas as pd
 from engine.emissions import ActivityInfo, find_activity
 from engine.emissions.units import conversion_factor, dimension
 from engine.formatting import number
-from engine.inventory.gwp import SOURCE_GWP_SETS, gwp
+from engine.gases.gwp import SOURCE_GWP_SETS, gwp
 
 POWERS = (1e-6, 1e-3, 1.0, 1e3, 1e6)  # what a mislabelled mass unit is off by (g ... Mt)
 

@@ -24,9 +24,9 @@ import numpy as np
 import pandas as pd
 
 from engine.formatting import number
+from engine.gases.gwp import SOURCE_GWP_SETS, Ch4Origin, gwp, is_montreal, montreal_share
 from engine.inventory.findings import rows_text
 from engine.inventory.frames import map_unique
-from engine.inventory.gwp import SOURCE_GWP_SETS, Ch4Origin, gwp, is_montreal, montreal_share
 from engine.inventory.units import UNIT_NAMES, typed_numbers
 from engine.protocol import fold
 

@@ -14,11 +14,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from engine.inventory import fields as F
-from engine.inventory.errors import GwpViewMissingError
-from engine.inventory.findings import Finding
-from engine.inventory.frames import map_unique
-from engine.inventory.gwp import (
+from engine.gases.gwp import (
     CH4_GWP_RANGE,
     DEFAULT_CH4_ORIGIN,
     SOURCE_GWP_SETS,
@@ -26,6 +22,10 @@ from engine.inventory.gwp import (
     canonical_gas,
     gwp,
 )
+from engine.inventory import fields as F
+from engine.inventory.errors import GwpViewMissingError
+from engine.inventory.findings import Finding
+from engine.inventory.frames import map_unique
 from engine.inventory.reconcile import (
     AMBIGUOUS,
     CONFLICT,

@@ -1,6 +1,6 @@
 """GWPs of the refrigerants a measure moves to, where the inventory's GWP table has none.
 
-``engine.inventory.gwp`` knows the gases inventories report (HFCs, SF6, the HCFCs and their
+``engine.gases.gwp`` knows the gases inventories report (HFCs, SF6, the HCFCs and their
 blends); the low-GWP options a plan proposes (HFOs, hydrocarbons, CO2 as R-744 and the HFO
 blends) are not there. ``data/refrigerants.csv`` gives those: a species with its value per
 IPCC set, or a blend by mass fraction of components found in either table. A gas the
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from engine.gases.gwp import canonical_gas, gwp
 from engine.protocol import fold
 
 
@@ -56,8 +57,6 @@ def _table() -> tuple[dict[str, _Entry], dict[str, str]]:
 def refrigerant_name(text: str) -> str | None:
     """The canonical name of a gas either table knows ('r1234ze' -> 'R-1234ze(E)',
     'R-134a' -> 'HFC134a'), or None."""
-    from engine.inventory.gwp import canonical_gas
-
     names = _table()[1]
     return names.get(_compact(text)) or canonical_gas(text)
 
@@ -65,8 +64,6 @@ def refrigerant_name(text: str) -> str | None:
 def substitute_gwp(text: str, gwp_set: str) -> float | None:
     """The 100-year GWP of a gas or blend in ``gwp_set``, from the inventory's table first,
     then from this one; None when neither has it."""
-    from engine.inventory.gwp import canonical_gas, gwp
-
     entries, names = _table()
     gas = names.get(_compact(text))
     if gas is None:

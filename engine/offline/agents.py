@@ -26,8 +26,8 @@ from engine.agents.catalog import (
 )
 from engine.agents.request import AgentRequest, SummaryRequest
 from engine.formatting import number, percent
+from engine.gases.gwp import canonical_gas, gwp
 from engine.graph.routing import NO_AGENT
-from engine.inventory.gwp import canonical_gas, gwp
 from engine.knowledge.gaps import GapKind, unpublished
 from engine.knowledge.search import search as search_knowledge
 from engine.measures.catalogue import alternatives_for

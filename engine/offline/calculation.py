@@ -29,7 +29,7 @@ from engine.emissions.periods import relative_year
 from engine.emissions.units import dimension
 from engine.errors import LocalizedError
 from engine.formatting import read_number
-from engine.inventory.gwp import DEFAULT_GWP_SET, canonical_gas
+from engine.gases.gwp import DEFAULT_GWP_SET, canonical_gas
 from engine.protocol import fold
 
 # A number as people write it in either language: 120.000 / 120,000 / 1,5 / 1.5 / 120 mil.

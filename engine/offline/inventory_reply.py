@@ -23,10 +23,10 @@ import pandas as pd
 from engine.arithmetic import TOOL_NAME as CALCULATOR
 from engine.arithmetic import evaluate
 from engine.formatting import number, percent
+from engine.gases.gwp import canonical_gas, is_montreal, split_blend
 from engine.inventory import analytics
 from engine.inventory import fields as F
 from engine.inventory.facts import TOOL as INVENTORY
-from engine.inventory.gwp import canonical_gas, is_montreal, split_blend
 from engine.inventory.notice import Reading
 from engine.inventory.query import (
     LABEL,

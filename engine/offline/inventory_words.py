@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from engine.gases.gwp import BIOGENIC_CO2, canonical_gas, is_montreal, split_blend
 from engine.inventory import fields as F
-from engine.inventory.gwp import BIOGENIC_CO2, canonical_gas, is_montreal, split_blend
 from engine.inventory.query import NOT_GIVEN, Field
 from engine.offline.regulation import is_sbce_question
 from engine.protocol import fold

@@ -23,10 +23,10 @@ from engine.emissions import FactorLibrary, find_activity
 from engine.emissions.activities import ActivityInfo
 from engine.emissions.periods import Period
 from engine.emissions.units import conversion_factor
+from engine.gases.gwp import BIOGENIC_CO2 as BIOGENIC_GAS
+from engine.gases.gwp import gwp
 from engine.inventory import Inventory
 from engine.inventory import fields as F
-from engine.inventory.gwp import BIOGENIC_CO2 as BIOGENIC_GAS
-from engine.inventory.gwp import gwp
 
 
 def fuel_activity(rows: pd.DataFrame) -> ActivityInfo | None:

@@ -10,9 +10,9 @@ import pandas as pd
 
 from engine.emissions import Estimate, FactorUse
 from engine.emissions.batch import GAS_PREFIX, MONTREAL_PREFIX
+from engine.gases.gwp import BIOGENIC_CO2
 from engine.inventory import fields as F
 from engine.inventory.activity.compute import ActivityRows
-from engine.inventory.gwp import BIOGENIC_CO2
 
 ACTIVITY = "activity"  # canonical column: the library's activity id
 FACTOR_REF = "factor_ref"  # canonical column: the sources of the factors used

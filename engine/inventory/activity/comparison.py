@@ -12,13 +12,13 @@ import pandas as pd
 
 from engine.emissions import FactorUse
 from engine.emissions.units import conversion_factor
+from engine.gases.gwp import BIOGENIC_CO2, Ch4Origin, GwpSet, gwp
 from engine.inventory import fields as F
 from engine.inventory.activity import findings as texts
 from engine.inventory.activity.canonical import factor_uses, gas_columns
 from engine.inventory.activity.compute import ActivityRows
 from engine.inventory.activity.matching import activity_names, by_id
 from engine.inventory.findings import Finding, rows_text
-from engine.inventory.gwp import BIOGENIC_CO2, Ch4Origin, GwpSet, gwp
 from engine.inventory.plausibility import band_for, judge
 from engine.inventory.reconcile import Evidence
 

@@ -25,13 +25,13 @@ from engine.emissions import (
 from engine.emissions.batch import GAS_PREFIX, MONTREAL_PREFIX
 from engine.emissions.errors import PeriodError
 from engine.emissions.periods import parse_period
+from engine.gases.gwp import GwpSet
 from engine.inventory import fields as F
 from engine.inventory.activity.detect import ActivityPlan, dimension_of
 from engine.inventory.activity.matching import activity_names, by_id, info_of, resolve
 from engine.inventory.errors import ActivityUnitError
 from engine.inventory.fields import month_of_header
 from engine.inventory.frames import map_unique
-from engine.inventory.gwp import GwpSet
 from engine.inventory.table import SheetTable
 
 

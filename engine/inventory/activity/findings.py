@@ -11,9 +11,9 @@ import numpy as np
 from engine.emissions import FactorUse, nearest
 from engine.emissions.units import unit_label
 from engine.formatting import number, percent
+from engine.gases.gwp import BIOGENIC_CO2
 from engine.inventory.activity.compute import ActivityRows
 from engine.inventory.findings import Finding, rows_text
-from engine.inventory.gwp import BIOGENIC_CO2
 from engine.inventory.plausibility import Judgement, significant
 
 # --- rows not counted -------------------------------------------------------------------------

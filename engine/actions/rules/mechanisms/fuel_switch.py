@@ -25,8 +25,8 @@ from engine.emissions import Factor, FactorLibrary
 from engine.emissions.periods import Period
 from engine.emissions.units import conversion_factor
 from engine.formatting import number
+from engine.gases.gwp import gwp
 from engine.inventory import Inventory
-from engine.inventory.gwp import gwp
 from engine.measures.catalogue import BIOGENIC_SUFFIX, Alternative
 
 # Solid biofuels (IPCC 2006 v. 2 ch. 1 table 1.4: wood/wood waste, charcoal). Their CH4 and

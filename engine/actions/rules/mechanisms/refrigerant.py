@@ -13,9 +13,9 @@ from engine.actions.rules.errors import RuleError
 from engine.actions.rules.rows import column, in_totals, is_combustion_gas, numbers
 from engine.actions.rules.text import span, tonnes, tonnes_range
 from engine.formatting import number
+from engine.gases.gwp import gwp, is_montreal, split_blend
 from engine.inventory import Inventory
 from engine.inventory import fields as F
-from engine.inventory.gwp import gwp, is_montreal, split_blend
 from engine.measures.catalogue import Alternative
 from engine.measures.refrigerants import gwp_source, refrigerant_name, substitute_gwp
 

@@ -1,7 +1,8 @@
 """Global warming potentials (100-year) from the IPCC assessment reports.
 
 Values come from the ``globalwarmingpotentials`` package; refrigerant blends are computed
-from their components' mass fractions (data/blends.csv). CO2 is 1 by definition.
+from their components' mass fractions (data/blends.csv); data/gas_aliases.csv holds the
+other spellings of a species. CO2 is 1 by definition.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Literal
 import globalwarmingpotentials
 
 from engine.formatting import number
-from engine.inventory.errors import UnknownGwpSetError
+from engine.gases.errors import UnknownGwpSetError
 from engine.protocol import fold
 
 GwpSet = Literal["AR4", "AR5", "AR6"]
@@ -48,10 +49,7 @@ _MONTREAL = re.compile(r"^(?:CFC|HCFC|Halon|CCl4|CH3CCl3|CH3Br)", re.IGNORECASE)
 
 def _data_rows(name: str) -> list[dict[str, str]]:
     with (
-        resources.files("engine.inventory")
-        .joinpath("data")
-        .joinpath(name)
-        .open(encoding="utf-8") as f
+        resources.files("engine.gases").joinpath("data").joinpath(name).open(encoding="utf-8") as f
     ):
         return list(csv.DictReader(f))
 
