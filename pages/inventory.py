@@ -3,6 +3,7 @@
 import hashlib
 import json
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -12,20 +13,21 @@ from application.runs import Run
 from application.safe_text import csv_safe, csv_safe_frame, sanitize
 from application.workspace import DailyCapReachedError
 from assets import SAMPLE_COSTS_PATH, SAMPLE_NAME, SAMPLE_PATH
-from components import charts, open_inventory, reconciliation
+from components import charts, reconciliation
 from components.budget import explain_budget_error, explain_model_error
 from components.compare_inventories import compare_with_saved
 from components.context import current, require_workspace
 from components.factors import activity_name, inventory_factors
 from components.follow import TabGone, heartbeat, tab_connected
-from components.gwp_default import INVENTORY_WIDGET, default_gwp_set
+from components.gwp_default import default_gwp_set
 from components.i18n import TEXTS, field_name, language, number, t
-from components.open_inventory import ADDED, CATALOGUE
+from components.inventory_state import CH4_WIDGET, FACTORS_REMOVE, GWP_WIDGET, InventoryPageState
 from components.plan_card import plan_card, plan_downloads
 from components.plan_inputs import SAMPLE_COSTS_NOTE, plan_inputs_section
 from components.sbce import sbce_readiness
 from components.trail import cost_text, run_with_trail
 from components.what_if import what_if
+from engine.actions.model import Installation
 from engine.actions.sbce import readiness
 from engine.emissions import EmissionsError, read_factor_csv
 from engine.errors import AekoModelError, LocalizedError
@@ -33,16 +35,13 @@ from engine.gases.gwp import CH4_ORIGINS, DEFAULT_CH4_ORIGIN, gwp
 from engine.inventory import FIELDS, GWP_SETS, Inventory, InventoryError
 from engine.inventory.notice import Reading
 
-UPLOAD = open_inventory.UPLOAD
-FACTORS = open_inventory.FACTORS
-COSTS = open_inventory.COSTS
-PLAN = "aeko_inventory_plan"
 EXTENSIONS = ["xlsx", "xlsm", "xls", "ods", "csv", "txt"]
 # What a user may choose for a sheet read in a unit of their choosing, once the loader no
 # longer offers its own choices (the sheet is proven by that choice).
 UNIT_CHOICES = ("t", "kg", "Gg", "Mt")
 
 context = current()
+state = InventoryPageState.of_session()
 st.title(t("inv_title"))
 st.caption(t("inv_caption"))
 
@@ -77,6 +76,27 @@ def _shown_table(reading: str, lang: str, _inventory: Inventory) -> pd.DataFrame
     return table.rename(columns=names)
 
 
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _charts(reading: str, lang: str, _inventory: Inventory) -> dict[str, alt.TopLevelMixin]:
+    """The inventory's charts, built once per reading and language (never changed after:
+    Streamlit's conversion copies them). Building them (the Pareto's table, Altair's
+    validation of each layer) was half of every rerun of the page, the analysis's too."""
+    built = {
+        "scope": charts.by_field(_inventory, "scope", t("chart_scope"), lang=lang),
+        "gas": charts.by_field(_inventory, "gas", t("chart_gas"), lang=lang),
+        "category": charts.by_field(_inventory, "category", t("chart_category"), lang=lang),
+        "pareto": charts.pareto(_inventory, t("chart_pareto"), lang=lang),
+    }
+    if len(_inventory.years) > 1:
+        built["evolution"] = charts.evolution(_inventory, t("chart_evolution"), lang=lang)
+    return built
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _readiness(reading: str, _inventory: Inventory) -> list[Installation]:
+    return readiness(_inventory)
+
+
 # Rows of the canonical table sent with the page; the rest when asked for. 100,000 rows made
 # the browser decode and lay out a grid of megabytes before it painted the total above it.
 _TABLE_HEAD = 1_000
@@ -88,7 +108,9 @@ def _table_panel(reading: str, lang: str, inventory: Inventory, name: str) -> No
     whole table reruns this panel alone, not the page's reading and charts."""
     table = _shown_table(reading, lang, inventory)
     if len(table) > _TABLE_HEAD:
-        whole = st.toggle(t("inv_table_all", n=number(len(table), 0)), key=f"table-all-{reading}")
+        whole = st.toggle(
+            t("inv_table_all", n=number(len(table), 0)), key=state.table_all_widget(reading)
+        )
         if not whole:
             shown, total = number(_TABLE_HEAD, 0), number(len(table), 0)
             st.caption(t("inv_table_head", shown=shown, n=total))
@@ -153,32 +175,30 @@ def _load(
 
 def _own_factors_section() -> tuple[str, bytes] | None:
     """The user's factor CSV for this inventory: uploaded, checked, shown; or None."""
-    own = open_inventory.own_factors()
+    own = state.own_factors()
     with st.expander(t("inv_own_factors"), icon=":material/upload_file:", expanded=bool(own)):
         st.caption(t("inv_own_factors_help"))
-        version = st.session_state.get("own-factors-version", 0)  # a new key empties it
         uploaded = st.file_uploader(
             t("inv_own_factors"),
             type=["csv"],
-            key=f"own-factors-{version}",
+            key=state.factors_widget,
             label_visibility="collapsed",
         )
         if uploaded is not None:
             own = (uploaded.name, uploaded.getvalue())
-            st.session_state[FACTORS] = own
+            state.keep_own_factors(own)
         if own is None:
             return None
         try:
             mine = read_factor_csv(own[1], source_name=own[0])
         except EmissionsError as error:
-            st.session_state.pop(FACTORS, None)
+            state.drop_own_factors()
             st.error(error.message(language()), icon=":material/error:")
             return None
         st.caption(t("calc_own_factors", name=sanitize(own[0])))
         st.dataframe(csv_safe_frame(mine.to_frame().drop(columns=["user"])), hide_index=True)
-        if st.button(t("delete"), key="own-factors-remove", icon=":material/delete:"):
-            st.session_state.pop(FACTORS, None)
-            st.session_state["own-factors-version"] = version + 1
+        if st.button(t("delete"), key=FACTORS_REMOVE, icon=":material/delete:"):
+            state.remove_own_factors()
             st.rerun()
     return own
 
@@ -187,43 +207,18 @@ def _ch4_option(origin: str) -> str:
     return t(f"ch4_{origin}", value=number(gwp("CH4", "AR6", origin), 1))
 
 
-def _default(key: str, value: object) -> dict[str, object]:
-    return {} if key in st.session_state else {"default": value}
+def _default(widget: str, value: object) -> dict[str, object]:
+    return {} if state.has_value(widget) else {"default": value}
 
 
-def _index(key: str, index: int) -> dict[str, int]:
-    return {} if key in st.session_state else {"index": index}
-
-
-def _unit_key(digest: str, sheet: str) -> str:
-    """The unit choice widget of one sheet of one upload (sheet names are the workbook's)."""
-    return f"unit-{digest}-{hashlib.sha256(sheet.encode()).hexdigest()[:12]}"
+def _index(widget: str, index: int) -> dict[str, int]:
+    return {} if state.has_value(widget) else {"index": index}
 
 
 def _reopen(run: Run) -> None:
     """Open the inventory ``run`` analyses, with the settings it was read with."""
-    reopen = run.reopen
-    if "data" not in reopen:  # cut by an app that stopped: only its name is known
-        return
-    data = reopen["data"]
-    digest = hashlib.sha256(data).hexdigest()
-    st.session_state[UPLOAD] = (reopen["name"], data)
-    st.session_state.pop(PLAN, None)  # the plan of the inventory open before, if any
-    st.session_state[f"sheets-{digest}"] = list(reopen["sheets"])
-    st.session_state[f"overrides-{digest}"] = dict(reopen["overrides"])
-    st.session_state[f"units-{digest}"] = dict(reopen.get("units") or {})
-    for sheet, unit in st.session_state[f"units-{digest}"].items():
-        st.session_state[_unit_key(digest, sheet)] = unit  # the widget shows the choice kept
-    st.session_state[INVENTORY_WIDGET] = reopen["gwp_set"]
-    st.session_state["ch4-origin"] = reopen["ch4_origin"]
-    for key, value in ((FACTORS, reopen["factors"]), (ADDED, reopen["added"]),
-                       (COSTS, reopen["costs"]), (CATALOGUE, reopen["catalogue"])):  # fmt: skip
-        if value:
-            st.session_state[key] = value
-        else:
-            st.session_state.pop(key, None)
-    if reopen.get("costs_origin"):
-        st.session_state[f"{COSTS}-origin"] = reopen["costs_origin"]
+    if "data" in run.reopen:  # cut by an app that stopped: only its name is known
+        state.reopen(run.reopen)
 
 
 upload_col, sample_col = st.columns([3, 1], vertical_alignment="bottom")
@@ -231,18 +226,13 @@ with upload_col:
     uploaded = st.file_uploader(t("inv_upload"), type=EXTENSIONS)
 with sample_col:
     if st.button(t("inv_sample"), icon=":material/science:", width="stretch"):
-        st.session_state[UPLOAD] = (SAMPLE_NAME, SAMPLE_PATH.read_bytes())
-        st.session_state.pop(PLAN, None)
-        open_inventory.clear_added()
-        # The sample company's own quotes come with it, so its plan has a cost curve.
-        st.session_state[COSTS] = (SAMPLE_COSTS_PATH.name, SAMPLE_COSTS_PATH.read_bytes())
-        st.session_state[f"{COSTS}-origin"] = SAMPLE_COSTS_NOTE
+        state.open_sample(
+            (SAMPLE_NAME, SAMPLE_PATH.read_bytes()),
+            (SAMPLE_COSTS_PATH.name, SAMPLE_COSTS_PATH.read_bytes()),
+            SAMPLE_COSTS_NOTE,
+        )
 if uploaded is not None:
-    payload = (uploaded.name, uploaded.getvalue())
-    if st.session_state.get(UPLOAD, (None, None))[1] != payload[1]:
-        st.session_state.pop(PLAN, None)
-        open_inventory.clear_added()  # the calculator's rows belonged to the other file
-    st.session_state[UPLOAD] = payload
+    state.open_upload(uploaded.name, uploaded.getvalue())
 
 # Analyses of this user still going, or ended while no page showed them (a reload, a closed
 # tab): the page opens the inventory one of them read, and follows it below.
@@ -256,12 +246,12 @@ if context.store is not None and context.user is not None:
         )
         run.deliver()
     analyses = [run for run in analyses if not run.interrupted]
-    if UPLOAD not in st.session_state and analyses:
+    if state.upload() is None and analyses:
         _reopen(analyses[-1])
-if UPLOAD not in st.session_state:
+if (opened := state.upload()) is None:
     st.stop()
 
-name, data = st.session_state[UPLOAD]
+name, data = opened
 digest = hashlib.sha256(data).hexdigest()
 lang = language()
 try:
@@ -270,13 +260,13 @@ try:
     # be refused by Streamlit, so one is given only to a widget without a value.
     # First shown, the sheets holding a table are ticked: a cover or instructions sheet
     # ('Capa', 'Sobre') is left out without a word (it has nothing to correct).
-    sheets_key = f"sheets-{digest}"
+    sheets_widget = state.sheets_widget(digest)
     picked = st.multiselect(
         t("inv_sheets"),
         all_sheets,
-        key=sheets_key,
+        key=sheets_widget,
         help=t("inv_sheets_help"),
-        **({} if sheets_key in st.session_state else
+        **({} if state.has_value(sheets_widget) else
            {"default": _table_sheets(digest, name, data) or all_sheets}),
     )  # fmt: skip
     gwp_col, ch4_col = st.columns(2)
@@ -284,23 +274,23 @@ try:
     gwp_set = gwp_col.selectbox(
         t("inv_gwp"),
         GWP_SETS,
-        key=INVENTORY_WIDGET,
+        key=GWP_WIDGET,
         help=t("inv_gwp_help", default=default_gwp, note=t("gwp_choice_note")),
-        **_index(INVENTORY_WIDGET, GWP_SETS.index(default_gwp)),
+        **_index(GWP_WIDGET, GWP_SETS.index(default_gwp)),
     )
     ch4_origin = ch4_col.selectbox(
         t("inv_ch4"),
         CH4_ORIGINS,
-        **_index("ch4-origin", CH4_ORIGINS.index(DEFAULT_CH4_ORIGIN)),
+        **_index(CH4_WIDGET, CH4_ORIGINS.index(DEFAULT_CH4_ORIGIN)),
         format_func=_ch4_option,
         help=t("inv_ch4_help"),
         disabled=gwp_set != "AR6",
-        key="ch4-origin",
+        key=CH4_WIDGET,
     )
     own = _own_factors_section()
-    added = open_inventory.added_rows()
-    overrides = st.session_state.setdefault(f"overrides-{digest}", {})
-    units = st.session_state.setdefault(f"units-{digest}", {})
+    added = state.added_rows()
+    overrides = state.overrides_of(digest)
+    units = state.units_of(digest)
     reading_args = {
         "sheets": tuple(picked),
         "gwp_set": gwp_set,
@@ -318,18 +308,7 @@ except (InventoryError, EmissionsError) as error:
     st.error(error.message(lang), icon=":material/error:")
     st.stop()
 
-open_inventory.set_year(inventory.year)
-
-
-def _choose_unit(key: str, sheet: str, units_key: str) -> None:
-    """The unit picked for ``sheet``: kept with the reading settings, so this very rerun
-    reads the sheet in it; none picked, the sheet is read as the loader decides."""
-    chosen = st.session_state.get(key)
-    units = st.session_state.setdefault(units_key, {})
-    if chosen:
-        units[sheet] = chosen
-    else:
-        units.pop(sheet, None)
+state.set_year(inventory.year)
 
 
 # --- what was read: per sheet, status, unit and where it came from, rows, t CO2e ----------
@@ -342,21 +321,21 @@ for check in inventory.reconciliation:  # a sheet read in the user's unit can be
 for sheet, check in choosing.items():
     options = list(dict.fromkeys([*(check.unit_choices or UNIT_CHOICES), units.get(sheet)]))
     options = [option for option in options if option]
-    unit_key = _unit_key(digest, sheet)
+    unit_widget = state.unit_widget(digest, sheet)
     st.segmented_control(
         t("inv_unit_choice", sheet=sanitize(sheet)),
         options,
-        key=unit_key,
+        key=unit_widget,
         help=t("inv_unit_choice_help"),
-        on_change=_choose_unit,
-        args=(unit_key, sheet, f"units-{digest}"),
-        **_default(unit_key, units.get(sheet)),
+        on_change=state.choose_unit,
+        args=(digest, sheet),
+        **_default(unit_widget, units.get(sheet)),
     )
 if added:
     with st.expander(t("inv_added_rows", n=len(added)), icon=":material/calculate:"):
         st.dataframe(csv_safe_frame(pd.DataFrame(added)), hide_index=True)
         if st.button(t("inv_clear_added"), icon=":material/delete:"):
-            open_inventory.clear_added()
+            state.clear_added()
             st.rerun()
 
 # --- mapping, editable: a conflict opens it, its sheet first ------------------------------
@@ -405,7 +384,7 @@ with st.expander(mapping_label, icon=":material/tune:", expanded=bool(conflictin
             )
         },
         hide_index=True,
-        key=f"mapping-{digest}-{shown}",
+        key=state.mapping_widget(digest, shown),
     )
     changed = {}
     for (sheet, column, _), row in zip(named, edited.to_dict("records"), strict=True):
@@ -453,24 +432,23 @@ montreal.metric(
 
 # --- charts, findings and reconciliation, table and markdown ------------------------------
 st.subheader(t("inv_charts"))
+shown_charts = _charts(reading_key, lang, inventory)
 left, right = st.columns(2)
-left.altair_chart(charts.by_field(inventory, "scope", t("chart_scope"), lang=lang), width="stretch")
+left.altair_chart(shown_charts["scope"], width="stretch")
 left.caption(
     t("inv_scope2_pair", location=number(inventory.scope2_location_tco2e), market=market_text)
 )
-right.altair_chart(charts.by_field(inventory, "gas", t("chart_gas"), lang=lang), width="stretch")
-left.altair_chart(
-    charts.by_field(inventory, "category", t("chart_category"), lang=lang), width="stretch"
-)
-st.altair_chart(charts.pareto(inventory, t("chart_pareto"), lang=lang), width="stretch")
-if len(inventory.years) > 1:
-    st.altair_chart(charts.evolution(inventory, t("chart_evolution"), lang=lang), width="stretch")
+right.altair_chart(shown_charts["gas"], width="stretch")
+left.altair_chart(shown_charts["category"], width="stretch")
+st.altair_chart(shown_charts["pareto"], width="stretch")
+if "evolution" in shown_charts:
+    st.altair_chart(shown_charts["evolution"], width="stretch")
 
 if context.store is not None and context.user is not None:  # without it, nothing is saved
     compare_with_saved(require_workspace(context), inventory, digest)
 
 st.subheader(t("sbce_title"))
-sbce_readiness(readiness(inventory), reading=Reading.of(inventory))
+sbce_readiness(_readiness(reading_key, inventory), reading=Reading.of(inventory))
 
 with st.expander(t("inv_findings", n=len(inventory.findings)), icon=":material/rule:"):
     if not inventory.findings:
@@ -540,7 +518,7 @@ def _follow(run: Run) -> None:
             # How the inventory stood when it was analysed, as stored with it: what its
             # plan, SBCE readiness and exports say first.
             reading = Reading.from_summary(ended.record.summary) if ended.record else None
-            st.session_state[PLAN] = (ended.plan, ended.record.number, ended.run_id, reading)
+            state.show_plan(ended.plan, ended.record.number, ended.run_id, reading)
         _show_outcome(ended)
     if tab_connected():
         run.deliver()
@@ -555,14 +533,16 @@ for run in analyses:  # another inventory's analysis: say so, and offer to open 
             t("inv_run_elsewhere", name=sanitize(run.title), state=state), icon=":material/sync:"
         )
         if "data" in run.reopen:  # a callback: the widgets it sets are drawn already
-            st.button(t("inv_run_open"), key=f"open-run-{run.id}", on_click=_reopen, args=(run,))
+            st.button(
+                t("inv_run_open"), key=state.open_run_widget(run.id), on_click=_reopen, args=(run,)
+            )
 going = any(not run.done for run in here)
 confirmed = True
 if inventory.status in ("conflict", "ambiguous"):  # the user says they know, first
     unproven = [c.sheet for c in inventory.not_reconciled if c.status in ("conflict", "ambiguous")]
     confirmed = st.checkbox(
         t("inv_confirm_unproven", sheets=sanitize(", ".join(dict.fromkeys(unproven)))),
-        key=f"confirm-unproven-{digest}",
+        key=state.confirm_widget(digest),
         help=t("inv_confirm_unproven_help"),
     )
 if (
@@ -586,9 +566,7 @@ if (
         "overrides": overrides,
         "units": dict(units),
         "added": added,
-        "costs": st.session_state.get(COSTS),
-        "catalogue": st.session_state.get(CATALOGUE),
-        "costs_origin": st.session_state.get(f"{COSTS}-origin"),
+        **state.measure_files(),
     }
     here.append(
         runs.analyse(
@@ -599,13 +577,13 @@ if (
 for run in here:
     _follow(run)
 
-if PLAN in st.session_state:
-    plan, number, run_id, reading = st.session_state[PLAN]
+if (shown_plan := state.plan) is not None:
+    plan, reading = shown_plan.plan, shown_plan.reading
     plan_card(
         plan, actions=plan.actions, reading=reading,
-        what_if=lambda: what_if(workspace, inventory, plan.actions, run_id),
+        what_if=lambda: what_if(workspace, inventory, plan.actions, shown_plan.run_id),
     )  # fmt: skip
     plan_downloads(
-        plan, title=t("plan_title", number=number), subtitle=name, key="current",
+        plan, title=t("plan_title", number=shown_plan.number), subtitle=name, key="current",
         actions=plan.actions, reading=reading,
     )  # fmt: skip
