@@ -263,6 +263,7 @@ def _contains(text: str, keywords: tuple[str, ...]) -> bool:
     return False
 
 
+@lru_cache(maxsize=65_536)  # a plan matches the same row texts against every measure
 def _normal(text: str) -> str:
     return " " + re.sub(r"[^a-z0-9]+", " ", fold(text)).strip() + " "
 
