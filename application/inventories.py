@@ -99,6 +99,12 @@ def load(
     return with_added(inventory, extra)
 
 
+def original(workspace: Workspace, inventory_id: str) -> bytes:
+    """The upload as the user sent it, from GridFS: what a page reopens an analysis with,
+    instead of a run keeping the file in memory for as long as it is remembered."""
+    return workspace.store.inventories(workspace.user.id).file(inventory_id)
+
+
 def previous_plans(workspace: Workspace, limit: int = 20) -> list[AekoImprovementPlan]:
     """The user's latest plans, for the analysis to build on; none when the database is away."""
     try:

@@ -202,6 +202,7 @@ def remote_run(
         run.finished_at = _aware(document.get("ended_at") or document["started_at"])
         if not run.interrupted:  # a cut run is named, not followed: it has no outcome
             run.outcome = outcome_from(document)
+            _keep_upload_stored(run, run.outcome)
     return run
 
 
@@ -365,7 +366,16 @@ def _drain(run: Run, items: Iterator[object], journal: _RunJournal) -> None:
         journal.end(outcome, error)
         if run._mirror is not None:
             run._mirror.end(outcome, error)
+        _keep_upload_stored(run, outcome)
         run._end(outcome, error)
+
+
+def _keep_upload_stored(run: Run, outcome: TurnEnded | PlanEnded | None) -> None:
+    """An analysis that saved its upload lets go of the file: a page reopens it from the
+    database (``inventories.original``), so a run remembered for hours holds no upload."""
+    if isinstance(outcome, PlanEnded) and outcome.record is not None:
+        run.reopen.pop("data", None)
+        run.reopen["inventory_id"] = outcome.record.id
 
 
 _REGISTRIES: weakref.WeakKeyDictionary[Journal, Runs] = weakref.WeakKeyDictionary()

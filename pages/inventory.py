@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+from contextlib import suppress
 
 import altair as alt
 import pandas as pd
@@ -34,6 +35,7 @@ from engine.errors import AekoModelError, LocalizedError
 from engine.gases.gwp import CH4_ORIGINS, DEFAULT_CH4_ORIGIN, gwp
 from engine.inventory import FIELDS, GWP_SETS, Inventory, InventoryError
 from engine.inventory.notice import Reading
+from store import StoreError
 
 EXTENSIONS = ["xlsx", "xlsm", "xls", "ods", "csv", "txt"]
 # What a user may choose for a sheet read in a unit of their choosing, once the loader no
@@ -216,9 +218,15 @@ def _index(widget: str, index: int) -> dict[str, int]:
 
 
 def _reopen(run: Run) -> None:
-    """Open the inventory ``run`` analyses, with the settings it was read with."""
-    if "data" in run.reopen:  # cut by an app that stopped: only its name is known
+    """Open the inventory ``run`` analyses, with the settings it was read with: the file
+    itself from the run while it runs, from the database once it saved it."""
+    if "data" in run.reopen:
         state.reopen(run.reopen)
+    elif "inventory_id" in run.reopen and context.store is not None:
+        with suppress(StoreError):  # the database away: the page opens as it is
+            data = inventories.original(require_workspace(context), run.reopen["inventory_id"])
+            state.reopen({**run.reopen, "data": data})
+    # else cut by an app that stopped, or held by another process: only its name is known
 
 
 upload_col, sample_col = st.columns([3, 1], vertical_alignment="bottom")
@@ -528,11 +536,13 @@ planning = plan_inputs_section(inventory, digest)
 here = [run for run in analyses if run.subject == digest]
 for run in analyses:  # another inventory's analysis: say so, and offer to open it
     if run.subject != digest:
-        state = t("inv_run_going") if not run.done else t("inv_run_ended")
+        going_or_ended = t("inv_run_going") if not run.done else t("inv_run_ended")
         st.info(
-            t("inv_run_elsewhere", name=sanitize(run.title), state=state), icon=":material/sync:"
+            t("inv_run_elsewhere", name=sanitize(run.title), state=going_or_ended),
+            icon=":material/sync:",
         )
-        if "data" in run.reopen:  # a callback: the widgets it sets are drawn already
+        if "data" in run.reopen or "inventory_id" in run.reopen:
+            # A callback: the widgets it sets are drawn already.
             st.button(
                 t("inv_run_open"), key=state.open_run_widget(run.id), on_click=_reopen, args=(run,)
             )

@@ -231,3 +231,23 @@ def test_a_run_followed_from_another_process_when_its_holder_dies_ends_as_cut_on
     assert [taken["_id"] for taken in cut] == ["cut-run-2"]
     assert list(seen.follow())[-1].status == "failed"  # followed again: not taken twice
     assert len(cut) == 1
+
+
+def test_an_ended_analysis_keeps_no_upload_in_memory_and_reopens_from_the_database(
+    db_store, user, tmp_path
+):
+    from application import inventories
+
+    one = _replica(db_store, user, tmp_path / "a")
+    scripted(_plan_script([PLAN]))
+    run = runs.analyse(
+        one, "frota.csv", INVENTORY_CSV, _inventory(), digest="sha-of-frota",
+        reopen={"name": "frota.csv", "data": INVENTORY_CSV, "sheets": ["frota"]},
+    )  # fmt: skip
+    assert run.wait(WAIT_S)
+    assert "data" not in run.reopen  # remembered for hours: the file is not
+    assert run.reopen["sheets"] == ["frota"]
+    assert inventories.original(one, run.reopen["inventory_id"]) == INVENTORY_CSV
+    run._mirror.join(WAIT_S)
+    [seen] = runs.shown_to(_replica(db_store, user, tmp_path / "b"), "inventory")
+    assert seen.reopen["inventory_id"] == run.reopen["inventory_id"]  # from its outcome
