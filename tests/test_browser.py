@@ -69,10 +69,37 @@ def test_upload_a_workbook_see_the_charts_run_the_analysis_see_the_plan(server, 
     downloads = page.get_by_test_id("stDownloadButton")
     with page.expect_download() as pdf:
         downloads.get_by_role("button", name="PDF").first.click()
-    assert Path(pdf.value.path()).read_bytes().startswith(b"%PDF")
+    data = Path(pdf.value.path()).read_bytes()
+    assert data.startswith(b"%PDF")
+    _assert_a_readable_plan_pdf(data, charts=1)  # the target path (no costs: no MACC)
     with page.expect_download() as word:
         downloads.get_by_role("button", name="Word (DOCX)").first.click()
     assert Path(word.value.path()).read_bytes().startswith(b"PK")  # a DOCX is a zip
+
+
+def _assert_a_readable_plan_pdf(data: bytes, *, charts: int) -> None:
+    """The plan's PDF as the running app makes it (issue #25, point 1): its action table a
+    table, not text between pipes; ``charts`` charts (the MACC, the target path), each an
+    image with its marks drawn (not empty axes); each computed section printed once."""
+    import io
+
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(data))
+    text = " ".join(" ".join((p.extract_text() or "").split()) for p in reader.pages)
+    assert "|" not in text
+    assert text.count("Ações calculadas") == 1
+    images = [image for p in reader.pages for image in p.images]
+    assert len(images) == charts
+    # Bars are coloured; empty axes, labels and grid lines are grey (anti-aliasing included).
+    from PIL import Image
+
+    def coloured_share(image) -> float:
+        pixels = list(Image.open(io.BytesIO(image.data)).convert("RGB").getdata())
+        return sum(max(p) - min(p) > 60 for p in pixels) / len(pixels)
+
+    for image in images:  # lines and bars are coloured: more than a few pixels of them
+        assert coloured_share(image) > 0.005, "a chart with nothing drawn"
 
 
 def test_the_calculator_computes_a_leak_with_its_factors(server, page):
@@ -114,6 +141,10 @@ def test_the_sample_plan_shows_its_sbce_standing_cost_curve_and_target_path(serv
     # The cost curve and the target path are drawn beside the inventory's charts.
     expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(6)
     page.screenshot(path=ARTIFACTS / "inventory-plan-actions.png", full_page=True)
+    # ... and in the PDF, made by the running app (where the MACC once came out empty).
+    with page.expect_download() as pdf:
+        page.get_by_test_id("stDownloadButton").get_by_role("button", name="PDF").first.click()
+    _assert_a_readable_plan_pdf(Path(pdf.value.path()).read_bytes(), charts=2)
 
 
 # Sign-in (issue #15): the app with an [auth] section, against a local OpenID provider.
