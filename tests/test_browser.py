@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from tests.browser_app import ARTIFACTS, WAIT_MS, free_port, require_chromium, start_app
 from tests.chiller_options import PATTERN as CHILLER_OPTION
+from tests.test_language_one_at_a_time import ENGLISH_WORDS, INTERNAL_IDS
 
 
 @pytest.fixture(scope="module")
@@ -138,6 +139,10 @@ def test_the_sample_plan_shows_its_sbce_standing_cost_curve_and_target_path(serv
         page.get_by_role("tab", name=tab, exact=True).click()
         page.get_by_text(heading).first.wait_for()
         page.screenshot(path=ARTIFACTS / f"inventory-plan-{tab.replace(' ', '-')}.png")
+        # One language at a time (issue #25, point 3): what the tab shows, as drawn.
+        shown = main.inner_text()
+        assert not [w for w in ENGLISH_WORDS if w in shown], tab
+        assert not INTERNAL_IDS.search(shown), (tab, INTERNAL_IDS.search(shown))
     # The cost curve and the target path are drawn beside the inventory's charts.
     expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(6)
     page.screenshot(path=ARTIFACTS / "inventory-plan-actions.png", full_page=True)

@@ -11,8 +11,8 @@ from components.factors import unit_text, validity_text
 from tests.app_pages import run_app
 
 # What only the factor files' own (English) words or the code would put on a page.
-_ENGLISH_WORDS = ("as provided", "as transcribed", "as quoted", "decision of", "Table ")
-_INTERNAL = re.compile(r"\*\*\d|diesel@|_share\b|\w+_\w+\.\w+|@road|natural_gas")
+ENGLISH_WORDS = ("as provided", "as transcribed", "as quoted", "decision of", "Table ")
+INTERNAL_IDS = re.compile(r"\*\*\d|diesel@|_share\b|\w+_\w+\.\w+|@road|natural_gas")
 # A number as Portuguese writes it: 74.100, 3,9, 0,0312 (never 3.9 or 74,100)
 _PT_NUMBER = re.compile(r"\d{1,3}(?:\.\d{3})*(?:,\d+)?")
 
@@ -36,9 +36,9 @@ def _calculator(lang: str, period: str):
 def test_a_portuguese_factor_table_has_no_english_ids_or_dot_decimals(app_env):
     factors, how = _calculator("pt", "2018-06")  # B10, by a CNPE decision cited in English
     text = _frame_text(factors)
-    for words in _ENGLISH_WORDS:
+    for words in ENGLISH_WORDS:
         assert words not in text and words not in how, words
-    assert not _INTERNAL.search(text), _INTERNAL.search(text)
+    assert not INTERNAL_IDS.search(text), INTERNAL_IDS.search(text)
     # the source's title as published; our words in Portuguese
     assert "2006 IPCC Guidelines for National Greenhouse Gas Inventories" in text
     assert "Tabela 3.2.2" in text
@@ -142,12 +142,12 @@ def test_an_answer_s_factor_sources_are_named_in_the_interface_language(app_env)
 
     answer = "\n".join(m.value for m in app.chat_message[-1].markdown)
     assert "74.100" in answer and "Tabela 3.2.1" in answer
-    assert not any(w in answer for w in _ENGLISH_WORDS), answer
-    assert not _INTERNAL.search(answer), _INTERNAL.search(answer)
+    assert not any(w in answer for w in ENGLISH_WORDS), answer
+    assert not INTERNAL_IDS.search(answer), INTERNAL_IDS.search(answer)
     pt = sources()
     assert "teor de biodiesel: 14%" in pt and "fator CH4: 3,9 kg CH4/TJ" in pt
     assert "Tabela 3.2.2" in pt and "conforme a revisão técnica da equipe" in pt
-    assert not _INTERNAL.search(pt), _INTERNAL.search(pt)
+    assert not INTERNAL_IDS.search(pt), INTERNAL_IDS.search(pt)
     assert "percent" not in pt and "as provided" not in pt
 
     app.session_state["lang"] = "en"
@@ -184,5 +184,5 @@ def test_every_portuguese_citation_names_a_real_source_and_keeps_its_numbers():
     # no English running words left in a Portuguese citation of the library
     for factor in default_library().factors:
         cited = factor.source_in("pt")
-        assert not any(w in cited for w in _ENGLISH_WORDS), cited
+        assert not any(w in cited for w in ENGLISH_WORDS), cited
         assert " decision" not in cited and "auction" not in cited, cited
