@@ -33,10 +33,9 @@ from tests.eval.harness import (
 
 # sha256 of tests/eval/blind2.toml as frozen on 2026-12-02, before its first run.
 FROZEN_SHA256 = "27ce8c7249a080f164499888cc0d60dd79edbe6d73a84a0f19bb089dcadfec7b"
-# The offline analyst's score on the set when it was frozen (62/101 = 61.4% on 2026-12-02),
-# rounded down to a whole percent; the lead raises it to 0.85 (issue #23's bar) once the
-# analyst reaches it.
-GATE = 0.61
+# Issue #23's bar. The offline analyst scored 62/101 (61.4%) when the set was frozen, before
+# anyone read its failures; 91/101 after general rules were added for them (docs/quality.md).
+GATE = 0.85
 # MCTI/SIRENE: annual mean of the SIN's monthly factors for corporate inventories, 2023.
 SIN_2023_T_PER_MWH = 0.0385
 

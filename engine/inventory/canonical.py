@@ -540,7 +540,7 @@ def _parts(table, roles, numbers, base, units: _UnitReader) -> list[Part]:
     for column, gas in roles.gas_mass.items():
         factor = units.factor_of(column)
         ambiguous = roles.total is not None and factor is None
-        parts.append(Part(column, numbers[column], gas, False, factor, ambiguous))
+        parts.append(Part(column, numbers[column], _own_gases(gas, base), False, factor, ambiguous))
     for column, gas in roles.gas_co2e.items():
         factor = units.factor_of(column)
         says = F.says_co2e(F.words(column))
@@ -609,7 +609,15 @@ def _sheet_check(  # noqa: PLR0917 - the sheet's whole reading, in the order it 
     return sheet_check(
         table.sheet, evidence, computed, stated, units=units,
         notes=describe_reading(reading, parts, gwp_set), rows=int(canonical["row"].nunique()),
+        source_gwp_set=_other_set(reading, gwp_set),
     )  # fmt: skip
+
+
+def _other_set(reading: Reading, gwp_set: str) -> str | None:
+    """The set the workbook's totals were proven to use, when it is not the reading's: an
+    answer can then give the workbook's own figure beside the recomputed one."""
+    used = reading.source_gwp_set
+    return used if used and used != gwp_set and reading.unit_checked else None
 
 
 def _memo_rows(canonical: pd.DataFrame) -> frozenset[int]:
@@ -960,6 +968,18 @@ def _named_gases(canonical: pd.DataFrame) -> pd.DataFrame:
         gases[found] = named[found]
         canonical[F.GAS] = gases
     return canonical
+
+
+def _own_gases(gas: str | None, base: pd.DataFrame) -> str | pd.Series | None:
+    """A family column's gas row by row, as ``_named_gases`` reads it: the row total is
+    checked with the GWP of the gas each row names (a "HFC / SF6 (t)" column holds R-410A in
+    one row and SF6 in another), not with a family that has none."""
+    if not _is_family(gas) or F.FUEL not in base:
+        return gas
+    named = map_unique(base[F.FUEL], _gas_with_gwp)
+    if named.isna().all():
+        return gas
+    return named.where(named.notna(), gas)
 
 
 def _is_family(gas: object) -> bool:

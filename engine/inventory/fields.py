@@ -152,6 +152,10 @@ def _match_text(text: str) -> Match | None:
             if best is None or priority > best.priority:
                 best = Match(synonym.field, priority)
     gas = gas_in_header(text)
+    if gas is None and best is not None and best.field == EMISSIONS_T_GAS:
+        # 'Emissões (tCO2)': the unit glued to the gas still names the gas. Only beside a word
+        # for emissions: 'Fator (tCO2/MWh)' is a factor, not a mass of CO2.
+        gas = _glued_gas(text)
     if gas and (best is None or (best.priority < 100 and best.field != EMISSION_FACTOR)):
         if best is not None and best.field == EMISSIONS_TCO2E:
             return Match(f"{EMISSIONS_TCO2E}:{gas}", best.priority)
@@ -202,6 +206,20 @@ def gas_in_header(text: str) -> str | None:
             gas = canonical_gas("".join(tokens[start : start + size]))
             if gas and gas != BIOGENIC_GAS:
                 return gas
+    return None
+
+
+_GLUED_UNIT = re.compile(r"^(?:t|kg|g|gg|kt|mt)(co2|ch4|n2o|sf6|nf3)$")
+
+
+def _glued_gas(text: str) -> str | None:
+    """'tco2', 'kgch4': a mass unit written against the gas's formula, with no per-unit
+    after it (a rate such as 'tco2 mwh' is a factor)."""
+    tokens = text.split()
+    for at, token in enumerate(tokens):
+        match = _GLUED_UNIT.match(token)
+        if match and at == len(tokens) - 1:
+            return canonical_gas(match.group(1))
     return None
 
 

@@ -64,6 +64,14 @@ class Inventory:
         return self.table[years.isna() | (as_text == year)]
 
     @property
+    def workbook_gwp_set(self) -> str | None:
+        """The GWP set the workbook's own CO2e totals use, where its sheets proved one (gas
+        masses beside their totals) and it is not ``gwp_set``: the figures are recomputed with
+        ``gwp_set``, and the workbook's own figures are those under this one."""
+        found = {c.source_gwp_set for c in self.reconciliation if c.source_gwp_set}
+        return found.pop() if len(found) == 1 else None
+
+    @property
     def total_tco2e(self) -> float:
         """t CO2e of the headline year, without biogenic CO2, Montreal gases or market-based
         Scope 2 (those rows add 0 here; see the memo properties)."""

@@ -273,6 +273,7 @@ def _build(
     findings.extend(quality_findings(table))
     findings.extend(_magnitude_findings(checks, table))
     checks = _implausible_is_conflict(checks, findings)
+    checks = _without_idle_checks(checks, table)
     findings.extend(_skipped_findings({k: v for k, v in skipped.items()
                                        if k not in resolved.skipped}))  # fmt: skip
     return Inventory(
@@ -289,6 +290,16 @@ def _build(
         factors_used=_factors_used(used, {s.name for s in kept}),
         factors=choices.factors,
     )
+
+
+def _without_idle_checks(checks: list[SheetCheck], table: pd.DataFrame) -> list[SheetCheck]:
+    """An unverified sheet that adds nothing to the totals (a GWP reference table, a memo
+    table of Montreal gases under the data) has no figure of the inventory to prove: it
+    does not make the inventory's totals unproven."""
+    if "reporting" not in table:
+        return checks
+    counted = set(table.loc[table["reporting"] == "inventory", "sheet"].astype(str))
+    return [c for c in checks if c.status != "unverified" or c.sheet in counted]
 
 
 _IMPLAUSIBLE = ("implausible_magnitude", "activity_implausible")

@@ -90,9 +90,23 @@ def select(
         needle = fold(str(wanted))
         if field_name == "scope":  # "Escopo 1", "scope 1" and "1" ask for the same rows
             needle = next((c for c in needle if c.isdigit()), needle)
+        if field_name == F.CATEGORY:
+            table = table[table[field_name].map(lambda v, n=needle: in_category(v, n))]
+            continue
         table = table[table[field_name].map(lambda v, n=needle: n in fold(str(v or "")))]
     year = None if every_year or inventory.year is None else str(inventory.year)
     return table, year
+
+
+def in_category(label: object, needle: str) -> bool:
+    """Whether a row's category label is the one asked: by its text, or by the GHG Protocol
+    category the label names, so "Emissões fugitivas" finds a workbook's "Fugitive
+    emissions" rows (and the other way round): the category is the same in either language."""
+    text = fold(str(label or ""))
+    if needle in text:
+        return True
+    named = F.category_of(label)
+    return named is not None and fold(named[1]) == needle
 
 
 # --- what a row says of itself beyond the schema -----------------------------------------------

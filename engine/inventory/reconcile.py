@@ -24,7 +24,14 @@ import numpy as np
 import pandas as pd
 
 from engine.formatting import number
-from engine.gases.gwp import SOURCE_GWP_SETS, Ch4Origin, gwp, is_montreal, montreal_share
+from engine.gases.gwp import (
+    CH4_GWP_RANGE,
+    SOURCE_GWP_SETS,
+    Ch4Origin,
+    gwp,
+    is_montreal,
+    montreal_share,
+)
 from engine.inventory.findings import rows_text
 from engine.inventory.frames import map_unique
 from engine.inventory.units import UNIT_NAMES, typed_numbers
@@ -117,6 +124,9 @@ class SheetCheck:
     rows: int = 0  # data rows counted
     # ambiguous: the units the user may choose between (names as in UnitEvidence.unit)
     unit_choices: tuple[str, ...] = ()
+    # the GWP set the workbook's own CO2e totals were found to use, where it gave gas masses
+    # beside them and that set is not the one the inventory was read with
+    source_gwp_set: str | None = None
 
     def message(self, language: str = "pt") -> str:
         return self.message_pt if language.lower().startswith("pt") else self.message_en
@@ -149,6 +159,7 @@ def sheet_check(
     units: list[UnitEvidence] = (),  # type: ignore[assignment]
     notes: tuple[str, str] | None = None,
     rows: int = 0,
+    source_gwp_set: str | None = None,
 ) -> SheetCheck:
     """The sheet's status from its evidence: ``conflict`` when a check of the workbook against
     itself disagrees; ``ambiguous`` when a column's unit is proven by nothing (the checks are
@@ -187,6 +198,7 @@ def sheet_check(
     return SheetCheck(
         sheet, status, computed, stated, compared, agreeing, " ".join(pt), " ".join(en),
         tuple(evidence), tuple(units), rows, UNIT_CHOICES if unproven else (),
+        source_gwp_set,
     )  # fmt: skip
 
 
@@ -272,6 +284,11 @@ def choose_reading(  # noqa: PLR0917
         theirs = stated_v * tf
         both = ~np.isnan(ours) & ~np.isnan(theirs)
         hits = agrees(ours[both], theirs[both])
+        methane = _ch4_mass_array(parts, choice, index)
+        if methane is not None:
+            hits |= _within_methane_range(
+                ours[both], theirs[both], methane[both], source, ch4_origin
+            )
         error = _relative_error_array(ours[both][hits], theirs[both][hits])
         # the closest reading wins; ties (rounding noise) go to what the header says, then
         # the chosen GWP set, then the GHG rules
@@ -296,6 +313,43 @@ def choose_reading(  # noqa: PLR0917
             )
     assert best is not None
     return best[1]
+
+
+def _ch4_mass_array(parts: list[Part], choice: dict, index: pd.Index) -> np.ndarray | None:
+    """Each row's tonnes of methane under a reading (its mass columns only), or None."""
+    mass = None
+    for part in parts:
+        factor, co2e = choice[part.column]
+        if co2e or part.gas is None:
+            continue
+        is_ch4 = (
+            _on(part.gas == "CH4", index).astype(bool)
+            if isinstance(part.gas, pd.Series)
+            else part.gas == "CH4"
+        )
+        if not np.any(is_ch4):
+            continue
+        value = _as_array(part.values, index) * _as_array(factor, index)
+        value = np.where(is_ch4, np.nan_to_num(np.asarray(value, dtype="float64")), 0.0)
+        mass = value if mass is None else mass + value
+    return mass
+
+
+def _within_methane_range(
+    ours: np.ndarray, theirs: np.ndarray, ch4: np.ndarray, source: str, origin: Ch4Origin
+) -> np.ndarray:
+    """Rows whose stated total lies between ours with methane at the set's non-fossil and at
+    its fossil GWP (AR6: 27.0 and 29.8): a workbook that gives each source its own methane
+    origin (effluents and biomass non-fossil, natural gas fossil) made a GWP choice, not an
+    error (IPCC AR6 WG1, ch. 7, table 7.15)."""
+    used = gwp("CH4", source, origin)
+    if source not in CH4_GWP_RANGE or used is None:
+        return np.zeros(len(ours), dtype=bool)
+    low, high = CH4_GWP_RANGE[source]
+    lower = ours + ch4 * (low - used)
+    upper = ours + ch4 * (high - used)
+    slack = np.maximum(_ABSOLUTE, _RELATIVE * np.abs(theirs))
+    return (ch4 > 0) & (theirs >= lower - slack) & (theirs <= upper + slack)
 
 
 def _add_filled(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -45,6 +45,7 @@ import bm25s
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS, STOPWORDS_PORTUGUESE
 
+from engine.gases.gwp import canonical_gas
 from engine.knowledge.gaps import Gap, in_future_tense, unpublished
 from engine.protocol import fold
 
@@ -103,6 +104,7 @@ _PLURAL_CODES = {"crves": "crve", "cbes": "cbe", "cbios": "cbio", "hfcs": "hfc",
                  "cfcs": "cfc", "hcfcs": "hcfc", "irecs": "irec"}  # fmt: skip
 _ALIASES = {
     "pt": {"cat": "categoria", "teto": "limite", "tetos": "limite", "aluguel": "aluga",
+           "pra": "para", "pras": "para", "pro": "para", "pros": "para",  # spoken contractions
            **_PLURAL_CODES,
            **dict.fromkeys(("vazou", "vazaram", "vazar", "vaza", "vazam", "vazando"),
                            "vazamento"),
@@ -187,6 +189,9 @@ HEADING_WEIGHT = 2.0
 # Calibrated on the questions in tests/test_knowledge_search.py (see _search()).
 MIN_SCORE = 2.0  # a best score under this matched a word or two in passing
 MIN_COVERAGE = 0.5  # share of the question (by IDF) the entries kept must hold
+# Relaxed, a whole keyword or title that is this share of the question (by IDF) answers it
+# whatever the rest is: "developer" named in passing in an injection is not.
+NAMED_SHARE = 0.25
 MIN_INFORMATION = 0.35  # IDF they must match: "emissões" alone names no entry
 # A question whose words the base lacks still gets its answer when the entries hold
 # MIN_COVERAGE of the terms the base knows (words it never saw left out), at least
@@ -403,6 +408,13 @@ def _build(lang: Language) -> _Index:
     )
 
 
+def _all_known(query: list[str]) -> bool:
+    """Whether every term of the question is one some entry holds, in either language: a
+    term none holds ("unobtainium", "Marte") may be just what the base lacks."""
+    held = [_index(lang).document_frequency for lang in ("pt", "en")]
+    return all(any(frequency.get(term, 0) for frequency in held) for term in query)
+
+
 def _answers_what_is_known(query: list[str], held: frozenset[str], index: _Index) -> bool:
     """Whether the entries hold most of what the base knows of the question (MIN_COVERAGE of
     it), and that is a question's worth: several of its concepts (KNOWN_TERMS,
@@ -463,6 +475,8 @@ def search(question: str, lang: Language, limit: int = 2, today: date | None = N
     gap = unpublished(question, today)  # today: the run's date, never the wall clock
     if gap is not None:
         return Retrieval((), (), gap)
+    if _unknown_designation(question):
+        return Retrieval((), ())
     asking = asking_part(question)
     named = without_names(question)
     # The whole message, then its asking sentences, then without proper names; only when
@@ -485,16 +499,40 @@ def search(question: str, lang: Language, limit: int = 2, today: date | None = N
         whole = _both(question, lang, limit, relaxed=True)
         if whole.named:
             return whole
-    parts = [t for t in (asking, named) if t and t != question]
+    parts = [t for t in (asking, named, without_preface(question)) if t and t != question]
     for text in parts:
         found = _both(text, lang, limit)
         if not found.weak:
             return found
     for text in [] if future else [*parts, question]:
-        found = _both(text, lang, limit, relaxed=True)
+        # A name taken out may be the very thing asked about ("diesel on Mars"): without
+        # it, a keyword named whole is not enough.
+        found = _both(text, lang, limit, relaxed=True, by_name=text != named)
         if not found.weak:
             return found
     return found
+
+
+# A refrigerant or fluorinated gas by its designation: "R-410A", "HFC-134a", "HFO 1234ze".
+_DESIGNATION = re.compile(
+    r"(?<![A-Za-z0-9$])(?:R|HFC|HCFC|CFC|PFC|HFO)[- ]?\d{2,4}[A-Za-z]{0,2}(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+
+
+def _unknown_designation(question: str) -> bool:
+    """Whether the question names a gas by a designation that neither the GWP tables nor
+    any entry holds: the value asked is one the base does not have, and the entries on
+    other refrigerants would answer a question not asked."""
+    for found in _DESIGNATION.finditer(question):
+        word = found.group(0)
+        if canonical_gas(word) is not None:
+            continue
+        terms = [t for lang in ("pt", "en") for t in tokens(word, lang)]
+        held = [_index(lang).document_frequency for lang in ("pt", "en")]
+        if not any(frequency.get(t, 0) for frequency in held for t in terms):
+            return True
+    return False
 
 
 # A capitalised word inside a sentence ("o escopo 1 da Alice", "Acme's boilers").
@@ -518,6 +556,25 @@ def without_names(question: str) -> str:
     return _NAME.sub(keep, question)
 
 
+# A preface set off by a dash or a colon near the start: "Ana, ID 4411 — what is ...".
+_PREFACE = re.compile(r"^(?P<preface>[^?!.\n]{1,60}?)\s+[—–-]\s+|^(?P<colon>[^?!.\n:]{1,60}):\s+")
+
+
+def without_preface(question: str) -> str:
+    """The question without a preface that holds no term any entry knows (a name, a badge
+    or ticket number before a dash): it tells who asks, not what; empty when there is none."""
+    found = _PREFACE.match(question)
+    if found is None:
+        return ""
+    preface = found.group("preface") or found.group("colon") or ""
+    known = any(
+        _index(lang).document_frequency.get(term, 0)
+        for lang in ("pt", "en")
+        for term in tokens(preface, lang)
+    )
+    return "" if known else question[found.end() :]
+
+
 def asking_part(message: str) -> str:
     """The sentences of ``message`` that ask (a question mark, or a question word or a
     request to explain at their start); empty when none does."""
@@ -526,14 +583,18 @@ def asking_part(message: str) -> str:
     return " ".join(asking)
 
 
-def _both(question: str, lang: Language, limit: int, relaxed: bool = False) -> Retrieval:
-    found = _search(question, lang, limit, relaxed)
+def _both(
+    question: str, lang: Language, limit: int, relaxed: bool = False, by_name: bool = True
+) -> Retrieval:
+    found = _search(question, lang, limit, relaxed, by_name)
     if found.weak:
-        found = _search(question, "en" if lang == "pt" else "pt", limit, relaxed)
+        found = _search(question, "en" if lang == "pt" else "pt", limit, relaxed, by_name)
     return found
 
 
-def _search(question: str, lang: Language, limit: int, relaxed: bool = False) -> Retrieval:
+def _search(
+    question: str, lang: Language, limit: int, relaxed: bool = False, by_name: bool = True
+) -> Retrieval:
     """Entries rank by BM25 score times coverage (the IDF-weighted share of the question's
     terms the entry holds), so an entry that answers the whole question outranks one that
     repeats a single word of it often. Another joins the best when its own score is close
@@ -598,6 +659,10 @@ def _search(question: str, lang: Language, limit: int, relaxed: bool = False) ->
         or (
             information / total < MIN_COVERAGE
             and not (relaxed and _answers_what_is_known(query, held, index))
+            # An entry's keyword or title named whole ("Programa Brasileiro GHG Protocol")
+            # says what is asked however many other words surround it (a name, slang, a
+            # request about the reply): the share they take is no sign the base lacks it.
+            and not (relaxed and by_name and named[best] >= NAMED_SHARE and _all_known(query))
         )
     ):
         return Retrieval((), ())

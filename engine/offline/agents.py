@@ -37,7 +37,12 @@ from engine.offline.instructions import declined, split_message
 from engine.offline.intent import classify
 from engine.offline.inventory_words import names_what_it_holds
 from engine.offline.language import Language, detect_language
-from engine.offline.own_data import OWN_DATA, asks_about_attached, own_data_reply
+from engine.offline.own_data import (
+    OWN_DATA,
+    asks_about_attached,
+    own_data_reply,
+    wants_alternatives,
+)
 from engine.offline.regulation import is_sbce_question, sbce_amount, sbce_answer
 from engine.offline.request import facts_of, inventory_of, language_of
 from engine.protocol import PLAN_HEADINGS, fold
@@ -290,13 +295,13 @@ def _faq_off_base(request: AgentRequest, lang: Language) -> str | None:
 
 _SBCE_EACH = {
     "pt": "Pela Lei nº 15.042/2024, cada instalação ou fonte é avaliada pelas próprias "
-    "emissões anuais, não pelo total da empresa: acima de 10.000 t CO2e ela apresenta plano de "
-    "monitoramento e relata emissões e remoções; acima de 25.000 t CO2e também entrega cotas "
-    "(CBE) ou certificados (CRVE) na conciliação de obrigações.",
+    "emissões diretas anuais (escopo 1), não pelo total da empresa: acima de 10.000 t CO2e "
+    "ela apresenta plano de monitoramento e relata emissões e remoções; acima de 25.000 t "
+    "CO2e também entrega cotas (CBE) ou certificados (CRVE) na conciliação de obrigações.",
     "en": "Under Law 15,042/2024 each installation or source is judged by its own yearly "
-    "emissions, not the company's total: above 10,000 t CO2e it submits a monitoring plan and "
-    "reports emissions and removals; above 25,000 t CO2e it also surrenders allowances (CBE) "
-    "or certificates (CRVE) at the reconciliation of obligations.",
+    "direct emissions (Scope 1), not the company's total: above 10,000 t CO2e it submits a "
+    "monitoring plan and reports emissions and removals; above 25,000 t CO2e it also "
+    "surrenders allowances (CBE) or certificates (CRVE) at the reconciliation of obligations.",
 }
 
 
@@ -396,7 +401,8 @@ def pollutants_analyst(request: AgentRequest) -> str:
     if answers_from_inventory(request):  # what the inventory tool returned
         reply = own_data_reply(request.question, request.inventory, lang)
         # Where to cut: the largest rows here, then the reductions the green analyst computes.
-        successor = GREEN_GASES_ANALYST if reply.levers else ORCHESTRATOR
+        wants_options = reply.levers or wants_alternatives(request.question)
+        successor = GREEN_GASES_ANALYST if wants_options else ORCHESTRATOR
         return reply.text + _marker(_next(request, successor, _next(request, ORCHESTRATOR)))
     facts = facts_of(request)
     wants_options = classify(request.question) == "green" or "alternativ" in fold(request.question)

@@ -18,6 +18,8 @@ from datetime import date
 from engine.emissions.activities import (
     ActivityInfo,
     activities,
+    ch4_origin_in,
+    direct_gas,
     find_activity,
     find_gas,
     refrigerant,
@@ -128,6 +130,7 @@ def read_calculations(question: str, today: date | None = None) -> list[Calculat
     the words up to the next quantity, else the words since the previous one (a list written
     "fuel: amount; fuel: amount"), so one quantity never takes another's fuel. The year and
     GWP set are the question's."""
+    question = _amounts_in_words(question)
     matches = list(_QUANTITY.finditer(question))
     year = _year_in(question, today or date.today())
     gwp_set = _gwp_set_in(question)
@@ -163,6 +166,20 @@ def read_calculations(question: str, today: date | None = None) -> list[Calculat
                 )
                 break
     return asks
+
+
+# Half a unit or one unit written in words: "meia tonelada", "meio quilo", "half a tonne".
+_HALF = re.compile(
+    r"(?<![A-Za-zÀ-ÿ])(?:mei[oa]|half an?|half of an?)\s+(?=(?:tonelada|quilo|litro|metro "
+    r"cubico|metro cúbico|tonne|ton|kilo|litre|liter|cubic met)\w*)",
+    re.IGNORECASE,
+)
+
+
+def _amounts_in_words(question: str) -> str:
+    """The question with a half written as a figure ("meia tonelada" -> "0,5 tonelada"), so
+    it reads as the quantity it is (every offset used later is into this text)."""
+    return _HALF.sub(lambda m: "0.5 " if m.group(0)[0] in "hH" else "0,5 ", question)
 
 
 def _blend_in(question: str, quantity_end: int) -> tuple[str, float] | None:
@@ -269,13 +286,27 @@ def _gas_after(question: str, position: int) -> ActivityInfo | None:
         return None  # "40.000 t CO2e": an amount already in CO2e, no gas
     if _BIOGENIC_CO2.match(folded):
         return None  # biogenic CO2 is reported apart, never counted × 1
-    for size in range(len(words), 0, -1):
-        activity = find_gas(" ".join(words[:size]))
+    spans = [words[:size] for size in range(len(words), 0, -1)]
+    if _UNBURNT.search(folded):
+        # Fugitive natural gas is emitted unburnt (2006 IPCC Guidelines, vol. 2, ch. 4): the
+        # gas its words end on ("... natural gas methane") is the mass, not a fuel burnt.
+        spans += [words[start:] for start in range(1, len(words))]
+    for span in spans:
+        activity = find_gas(" ".join(span))
         if activity is not None:
             if activity.gas == "CO2" and not any(c in fold(question) for c in _CONVERSION_CUES):
                 return None
+            if activity.gas == "CH4" and ch4_origin_in(" ".join(span)) == "general":
+                # The origin said elsewhere in the sentence ("... using AR6's value for
+                # non-fossil methane") picks AR6's methane GWP all the same (table 7.15).
+                origin = ch4_origin_in(question)
+                if origin != "general":
+                    return direct_gas("CH4", origin)
             return activity
     return None
+
+
+_UNBURNT = re.compile(r"(?<![a-z])(?:fugitiv|vazad|vazament|leak|vent(?:ed|ing)\b|escap)")
 
 
 def _names(label: str, text: str) -> bool:

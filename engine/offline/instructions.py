@@ -85,7 +85,9 @@ _JOINED = re.compile(
 # even when it names a file or a code.
 _ASKING = re.compile(
     r"^(?:o que|que|qual|quais|como|quando|onde|por que|porque|quanto|quantos|quantas|quem|"
-    r"what|which|how|when|where|why|who|is|are|does|do|did|should|must)(?![a-z])"
+    r"what|which|how|when|where|why|who|is|are|does|do|did|should|must|"
+    # a request to explain is the question, whatever length or shape it asks the reply in
+    r"explain|explique|explica|explicar|describe|descreva|define|defina)(?![a-z])"
 )
 
 

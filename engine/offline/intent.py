@@ -314,7 +314,8 @@ _REQUIRES = re.compile(
     r"cobrem|inclui|incluem|preve|preveem|determin[a-z]*|estabelec[a-z]*|diz|dizem|permit[a-z]*|"
     r"obrig[a-z]*|regra[s]?|require[sd]?|requirements?|criteria|criterion|covers?|covered|"
     r"includes?|says?|allows?|permits?|mandat[a-z]*|demands?|stipulat[a-z]*|sets out|rules?|"
-    r"oblig[a-z]*|ask[s]? for|must|need[s]?|required|when|quando|deve|devem|precisa[m]?)(?![a-z])"
+    r"oblig[a-z]*|ask[s]? for|must|need[s]?|required|when|quando|deve|devem|precisa[m]?|"
+    r"expect[s]?|expected|espera[m]?|esperad[oa]s?)(?![a-z])"
 )
 # Asking for a plan in so many words still asks for a plan, whatever standard it names.
 _MAKE = re.compile(
@@ -344,7 +345,10 @@ _COUNTED = re.compile(
     r"(?<![a-z])(?:counted|count|reported|report|accounted|account for|treated|classified|"
     r"recorded|disclosed|handled|claim[a-z]*|contabiliz[a-z]*|relatad[a-z]*|reportad[a-z]*|"
     r"tratad[a-z]*|classificad[a-z]*|registrad[a-z]*|declarar|alegar|which scope|what scope|"
-    r"qual escopo|que escopo|show up|shows up|appear[a-z]*|aparece[a-z]*|entra|entram)(?![a-z])"
+    r"qual escopo|que escopo|show up|shows up|appear[a-z]*|aparece[a-z]*|entra|entram|"
+    # where an emission goes in the inventory is how it is counted
+    r"go(?:es)? (?:in|into) (?:the |our |an? )?(?:inventory|report|total)|"
+    r"(?:vai|fica|ficam|vao) (?:no|para o|pro) (?:inventario|relato|total))(?![a-z])"
 )
 # The pollutants analyst weighs gases and sources; a question weighing nothing ("Which gases
 # must the inventory include?", "Can scope 3 categories be left out?") asks a concept.
@@ -498,6 +502,15 @@ def _in_the_base(question: str) -> bool:
     return not found.weak and (found.matched >= 2 or found.named)
 
 
+# Words for planning anything at all, as opposed to the plan cues of reducing (targets,
+# actions, priorities, "reduce by").
+_ANY_PLAN = frozenset({"plano", "plan ", "roadmap", "cronograma", "estrategia", "strategy"})
+_COMPANY = re.compile(
+    r"(?<![a-z])(?:nos|nosso|nossa|nossos|nossas|devemos|podemos|our|we|us|empresa|company|"
+    r"companhia|negocio|business|organizac\w*|organi[sz]ation)(?![a-z])"
+)
+
+
 def classify(question: str) -> Intent:
     text = _PERSONA.sub(" ", _words(question))
     named = [name for name in _INSTRUMENTS if name in text]
@@ -507,7 +520,15 @@ def classify(question: str) -> Intent:
     hits["concept"] += len(named)
     # "What is" or "explain" frames any question: they do not make one about emissions.
     subjects = dict(hits, concept=max(0, hits["concept"] - _hits(text, _FRAMES)))
-    in_domain = any(_found(text, cue) for cue in _DOMAIN) or any(subjects.values())
+    # Planning words ("plan", "strategy", "targets") fit a holiday as well: they place a
+    # question in the domain beside a subject of it, or when the plan is the company's (the
+    # one an emissions analyst is asked about).
+    in_domain = (
+        any(_found(text, cue) for cue in _DOMAIN)
+        or any(value for intent, value in subjects.items() if intent != "plan")
+        or any(_found(text, cue) for cue in _CUES["plan"] if cue not in _ANY_PLAN)
+        or (subjects["plan"] > 0 and _COMPANY.search(text) is not None)
+    )
     if not in_domain and not _in_the_base(question):
         return "out_of_scope"
     by_cues = max(_ORDER, key=lambda intent: (hits[intent], -_ORDER.index(intent)))

@@ -169,8 +169,12 @@ def _figures(trail: _Trail, ask: W.Ask, lang: Language) -> str:
             f"{words['total']}: {number(result.total, lang=lang)} t CO2e "
             f"(GWP {trail.inventory.gwp_set})."
         )
+    lines[-1] += _share_of_scope(trail, ask, result.total, lang) + _in_workbook_set(
+        trail, ask.filters, lang
+    )
     if result.year:
         lines.append(f"{words['year_of']}: {result.year}.")
+    lines[1:1] = [m for m in (_gas_mass(trail, ask, gas, lang),) if m]
     if ask.biogenic:
         biogenic = number(trail.inventory.biogenic_co2_t, 3, lang)
         trail.view("gases", **ask.filters)
@@ -186,6 +190,8 @@ def _figures(trail: _Trail, ask: W.Ask, lang: Language) -> str:
             heading = words["heading"][ask.group_by]
             top = words["top"].format(n=len(result.groups)) if ask.top_asked else ""
             lines.append(f"{words['by']} {heading}{top}: {listed}.")
+            most = ask.top_n if ask.top_asked else 5
+            lines += [a for a in (_groups_in_workbook_set(trail, ask, result, lang, most),) if a]
     elif result.top is not None:
         lines.append(_rows_text(result, lang))
     if ask.filters.get("scope") == "2" or ask.filters.get("category") == "Eletricidade":
@@ -337,6 +343,97 @@ def _refrigerants(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     return "\n".join(lines)
 
 
+def _groups_in_workbook_set(
+    trail: _Trail, ask: W.Ask, result: QueryResult, lang: Language, most: int
+) -> str:
+    """A breakdown again under the GWP set of the workbook's own totals (``_in_workbook_set``),
+    for the groups whose figure that set changes: each is one view of the tool."""
+    inventory = trail.inventory
+    theirs = inventory.workbook_gwp_set
+    field_name = ask.group_by
+    if theirs is None or field_name not in _ROW_FIELDS:
+        return ""
+    parts = []
+    for value, ours in (result.groups or [])[:most]:
+        if value == NOT_GIVEN:
+            continue
+        filters = {**ask.filters, field_name: value}
+        table, _ = select(inventory, filters)
+        under = analytics.total_under(table, theirs, inventory.ch4_origin, stated=inventory.gwp_set)
+        if not under.recomputed_rows or abs(under.total_tco2e - ours) < 0.05:
+            continue
+        trail.view("gwp_sets", **filters)
+        parts.append(f"{_value(field_name, value, lang)}: {number(under.total_tco2e, lang=lang)}")
+    if not parts:
+        return ""
+    heading = W.TEXT[lang]["heading"][field_name]
+    return W.TEXT[lang]["groups_workbook_set"].format(
+        set=theirs, heading=heading, listed="; ".join(parts)
+    )
+
+
+# Fields a breakdown's group can be filtered back by (a scope, a category, a source...).
+_ROW_FIELDS = frozenset({"scope", "category", "source", "facility", "fuel", "gas"})
+
+
+def _share_of_scope(trail: _Trail, ask: W.Ask, figure: float, lang: Language) -> str:
+    """Rows of one scope narrowed further (Scope 1's natural gas): their share of that
+    scope too, the base such a question takes, beside the share of the whole inventory."""
+    scope = ask.filters.get("scope")
+    if not scope or len(ask.filters) < 2 or not figure:
+        return ""
+    within = trail.query("category", 10, scope=scope)
+    if not within.total or abs(within.total - figure) < 0.05:
+        return ""
+    share = trail.calc(f"round({_raw(figure)} / {_raw(within.total)} * 100, 1)")
+    return " " + W.TEXT[lang]["of_scope"].format(
+        share=number(share, lang=lang), scope=scope, total=number(within.total, lang=lang)
+    )
+
+
+def _in_workbook_set(trail: _Trail, filters: dict[str, str], lang: Language) -> str:
+    """The same rows under the GWP set the workbook's own totals use, when the inventory was
+    read with another: a reader compares the answer with the workbook's cells, and a change
+    of GWP set moves a figure without any error in it (IPCC AR5 and AR6 give HFCs, SF6 and
+    methane different GWPs)."""
+    inventory = trail.inventory
+    theirs = inventory.workbook_gwp_set
+    if theirs is None:
+        return ""
+    table, _ = select(inventory, dict(filters))
+    under = analytics.total_under(table, theirs, inventory.ch4_origin, stated=inventory.gwp_set)
+    ours = float(table[F.EMISSIONS_TCO2E].sum())
+    if not under.recomputed_rows or abs(under.total_tco2e - ours) < 0.05:
+        return ""  # CO2 alone (GWP 1 in every set): nothing changes
+    trail.view("gwp_sets", **filters)
+    return " " + W.TEXT[lang]["workbook_set"].format(
+        set=theirs, total=number(under.total_tco2e, lang=lang)
+    )
+
+
+def _gas_mass(trail: _Trail, ask: W.Ask, gas: str, lang: Language) -> str:
+    """One gas asked: its tonnes beside its t CO2e. The GHG Protocol Corporate Standard
+    (ch. 9) reports each gas in metric tonnes and in t CO2e; t CO2e alone hides the mass a
+    reader checks against a workbook, and differs between GWP sets where the mass does not.
+    Rows asked about that emit one gas only (a lagoon's methane) give that gas's tonnes too."""
+    if not ask.filters or (gas and "gas" not in ask.filters):
+        return ""
+    table, _ = select(trail.inventory, dict(ask.filters))
+    masses = analytics.gas_masses(table)
+    if not gas:
+        emitting = masses[masses["tco2e"] > 0]
+        if len(emitting) != 1 or emitting["gas"].iloc[0] == analytics.UNKNOWN:
+            return ""
+        gas = str(emitting["gas"].iloc[0])
+    if gas == "CO2":
+        return ""  # t CO2 is t CO2e: the mass adds nothing
+    row = masses[masses["gas"] == gas]
+    if row.empty or pd.isna(row["t_gas"].iloc[0]) or not row["mass_rows"].iloc[0]:
+        return ""
+    trail.view("gases", **ask.filters)
+    return W.TEXT[lang]["gas_mass"].format(mass=_mass(float(row["t_gas"].iloc[0]), lang), gas=gas)
+
+
 def _montreal_rows(table: pd.DataFrame, which=None) -> pd.DataFrame:
     memo = analytics.memo_gases(table)
     memo = memo[memo["reporting"] == F.MONTREAL]
@@ -418,8 +515,8 @@ def _by_gas(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     parts = []
     for family in (*W.FAMILIES, "other"):
         members = families.get(family)
-        if not members:
-            continue
+        if not members or not any(t for _, t in members):
+            continue  # a per-gas column's zeros: the gas is not emitted by these rows
         total = _sum(trail, [t for _, t in members])
         share = trail.calc(f"round({_raw(total)} / {_raw(whole.total)} * 100, 1)") if (
             whole.total) else 0.0  # fmt: skip
@@ -433,6 +530,7 @@ def _by_gas(trail: _Trail, ask: W.Ask, lang: Language) -> str:
             total=number(whole.total, lang=lang), gwp=trail.inventory.gwp_set,
             listed="; ".join(parts) or "—",
         )
+        + _in_workbook_set(trail, filters, lang)
     ]  # fmt: skip
     if unknown:
         counted = table[table[F.REPORTING] == F.IN_INVENTORY] if F.REPORTING in table else table
@@ -601,7 +699,12 @@ def _category(value: str, lang: Language, *, lead: bool = True) -> str:
     number_ = W.scope3_number(value)
     if number_ is None:
         english = F.category_en(value)
-        return english if lang == "en" and english != value else _q(value, lang)
+        if lang == "en":
+            return english if english != value else _q(value, lang)
+        named = F.category_of(value)
+        if named is not None and named[0] != "3" and F.words(named[1]) != F.words(value):
+            return f"{named[1]} (“{value}”)"  # a workbook in English, answered in Portuguese
+        return value
     word = W.TEXT[lang]["category_word"]
     word = word.capitalize() if lead else word
     # A number past ten is a figure the grounding check asks a source for: only when written.
@@ -620,7 +723,11 @@ def _scope2_methods(inventory: Inventory, lang: Language) -> str:
     words = W.TEXT[lang]
     location = number(inventory.scope2_location_tco2e or 0.0, lang=lang)
     market = inventory.scope2_market_tco2e
-    tail = f"{words['market']}: {number(market, lang=lang)} t CO2e" if market is not None else ""
+    tail = (
+        f"{words['market']}: {number(market, lang=lang)} t CO2e; {words['side_by_side']}"
+        if market is not None
+        else ""
+    )  # GHG Protocol Scope 2 Guidance: both methods reported, never summed
     return f"{words['location']}: {location} t CO2e; {tail or words['no_market']}."
 
 
@@ -953,6 +1060,8 @@ def _sheets(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     if findings:
         trail.view("findings")
         lines.append(words["findings"].format(n=len(findings)))
+    # A status is the workbook against itself: never mistaken for an auditor's statement.
+    lines.append(words["not_verification"])
     return "\n".join(lines)
 
 

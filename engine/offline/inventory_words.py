@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from engine.gases.gwp import BIOGENIC_CO2, canonical_gas, is_montreal, split_blend
 from engine.inventory import fields as F
-from engine.inventory.query import NOT_GIVEN, Field
+from engine.inventory.query import NOT_GIVEN, Field, in_category
 from engine.offline.regulation import is_sbce_question
 from engine.protocol import fold
 
@@ -80,7 +80,8 @@ _REFRIGERANT = _cue("refrigera", "fluido refrigerante", "hfcs?\\b", "gases? refr
 _PROCESS = _cue("descarbonat", "decarbonat", "calcinac", "calcination", "carbonato", "carbonate")
 _BIOGENIC = _cue("biogenic", "biogenico")
 _WITHOUT_SCOPE3 = re.compile(
-    r"(?<![a-z])(?:sem|excluindo|exceto|tirando|fora|without|excluding|except|ex)\s+(?:o\s+|a\s+|"
+    r"(?<![a-z])(?:sem|exclu\w*|exceto|tira\w*|retira\w*|remov\w*|desconsider\w*|deixa\w* de fora|"
+    r"fora|without|excluding|except|ex|drop\w*|leav\w* out|tak\w* out|minus)\s+(?:o\s+|a\s+|"
     r"the\s+)?(?:escopo|scope)\s*3|(?:escopos?|scopes?|s)\s*1\s*(?:e|and|\+|,|plus|mais|com|with)"
     r"\s*(?:(?:o\s+|a\s+|the\s+)?(?:escopo|scope|s)\s*)?2(?![0-9])(?!\s*(?:e|and|,|\+)\s*"
     r"(?:(?:escopo|scope|s)\s*)?3)"
@@ -122,7 +123,7 @@ _LEVERS = _cue("alavanca", "levers?\\b", "onde reduzir", "where to (?:cut|reduce
                "opportunit", "mitiga", "descarboniz", "decarboni", "abater", "abate",
                "acoes", "actions", "medidas", "measures", "focar", "focus", "atacar",
                "tackle")  # fmt: skip
-_COSTS = _cue("custo", "costs?\\b", "costing", "preco", "prices?\\b", "r\\$", "capex", "opex",
+_COSTS = _cue("custos?\\b", "costs?\\b", "costing", "preco", "prices?\\b", "r\\$", "capex", "opex",
               "investiment", "investment", "payback", "orcamento", "budget", "gasto",
               "spend", "quanto custa", "how much would it cost")  # fmt: skip
 _SCOPE3_NUMBER = re.compile(r"(?<![a-z])(?:categoria|category|cat\.?)\s*(\d{1,2})(?![0-9])")
@@ -294,7 +295,7 @@ def read(question: str, inventory: Inventory) -> Ask:  # noqa: PLR0915 - one rea
     if scope3 is not None:
         labels_held = held[scope3]
         filters["category"] = labels_held[0] if len(labels_held) == 1 else SCOPE3_CATEGORIES[scope3]
-    elif scope:
+    elif scope and len(scopes) < 2:
         filters["scope"] = scope.group(1)
     scope2_why = _MARKET_TALK.search(text) is not None and _WHY.search(text) is not None
     if scope2_why and filters.get("scope", "2") == "2" and "category" not in filters:
@@ -351,6 +352,8 @@ def read(question: str, inventory: Inventory) -> Ask:  # noqa: PLR0915 - one rea
     group_by = _dimension(text, filters, gases, top is not None)
     if len(gases) > 1:
         group_by = "gas"
+    elif len(scopes) > 1 and "scope" not in filters and "category" not in filters:
+        group_by = "scope"  # "Scope 1, 2 and 3": each scope named, not the first alone
     return Ask(
         kind="figures", group_by=group_by, filters=filters, labels=labels, top_n=top_n,
         gases=tuple(gases) if len(gases) > 1 else (), each=each,
@@ -431,6 +434,8 @@ def _has(inventory: Inventory, field_name: str, needle: str) -> bool:
     table = inventory.current
     if field_name not in table:
         return False
+    if field_name == F.CATEGORY:
+        return any(in_category(v, needle) for v in table[field_name].dropna().unique())
     return any(needle in fold(str(v)) for v in table[field_name].dropna().unique())
 
 
@@ -627,6 +632,12 @@ TEXT: dict[str, dict] = {
         "not_given": NOT_GIVEN,
         "rows": "As {n} maiores linhas",
         "biogenic": "CO2 biogênico, relatado à parte e fora do total",
+        "gas_mass": "Massa do gás: {mass} t de {gas}.",
+        "of_scope": "É {share}% do Escopo {scope} ({total} t CO2e).",
+        "groups_workbook_set": "Com o GWP {set} (o dos totais da planilha), por {heading}: "
+        "{listed} t CO2e.",
+        "workbook_set": "Com o GWP {set}, o conjunto dos totais da própria planilha: {total} "
+        "t CO2e.",
         "none": "Nenhuma linha do inventário anexado atende a esse filtro.",
         "there": "O inventário traz estas {heading}: {values}.",
         "no_topic": "O inventário anexado não tem linhas de {topic}.",
@@ -729,6 +740,10 @@ TEXT: dict[str, dict] = {
         "overall": "Situação da conferência do inventário: {status}.",
         "status": _STATUS["pt"],
         "findings": "Apontamentos de qualidade dos dados: {n}.",
+        "not_verification": "Conferido quer dizer que os números da planilha batem com os "
+        "próprios totais dela; não é verificação por terceira parte (ISO 14064-3 ou "
+        "asseguração): nada do que li a atesta, então trate o inventário como não verificado "
+        "até haver uma declaração de verificação.",
         "no_findings": "Qualidade dos dados: nenhum problema encontrado.",
         "more": "…e mais {n} apontamentos.",
         "general": "geral",
@@ -741,6 +756,7 @@ TEXT: dict[str, dict] = {
         "das medidas calculadas.",
         "location": "Escopo 2 pelo método de localização (location-based, fator médio do SIN)",
         "market": "pelo método de escolha de compra (market-based)",
+        "side_by_side": "os dois são relatados lado a lado, nunca somados",
         "no_market": "o inventário não traz o método de escolha de compra (market-based); os "
         "dois métodos são relatados lado a lado, nunca somados",
     },
@@ -764,6 +780,11 @@ TEXT: dict[str, dict] = {
         "not_given": "(not given)",
         "rows": "The {n} largest rows",
         "biogenic": "Biogenic CO2, reported apart and outside the total",
+        "gas_mass": "Mass of the gas: {mass} t of {gas}.",
+        "of_scope": "That is {share}% of Scope {scope} ({total} t CO2e).",
+        "groups_workbook_set": "With {set} GWPs (those of the workbook's totals), by {heading}: "
+        "{listed} t CO2e.",
+        "workbook_set": "With {set} GWPs, the set of the workbook's own totals: {total} t CO2e.",
         "none": "No row of the attached inventory matches that filter.",
         "there": "The inventory holds these {heading}: {values}.",
         "no_topic": "The attached inventory has no rows for {topic}.",
@@ -869,6 +890,10 @@ TEXT: dict[str, dict] = {
         "overall": "Reconciliation status of the inventory: {status}.",
         "status": _STATUS["en"],
         "findings": "Data-quality findings: {n}.",
+        "not_verification": "Reconciled means the workbook's figures agree with its own "
+        "totals; it is not third-party verification (ISO 14064-3 or an assurance "
+        "engagement): nothing I read attests one, so treat the inventory as not verified "
+        "until a verification statement says otherwise.",
         "no_findings": "Data quality: no problem found.",
         "more": "…and {n} more findings.",
         "general": "general",
@@ -881,6 +906,7 @@ TEXT: dict[str, dict] = {
         "from the computed measures.",
         "location": "Scope 2 by the location-based method (Brazilian grid average)",
         "market": "by the market-based method",
+        "side_by_side": "the two are reported side by side, never added together",
         "no_market": "the inventory has no market-based figure; the two methods are reported "
         "side by side, never added up",
     },

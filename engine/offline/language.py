@@ -41,10 +41,12 @@ def detect_language(text: str, default: Language = "pt") -> Language:
 def told_language(text: str) -> Language | None:
     """The text's language from words only one language uses; None when they tie."""
     words = re.findall(r"[a-z]+", fold(text))
-    if re.search(r"[ãõç]", text.lower()):
-        return "pt"
     pt = sum(word in _PT for word in words)
     en = sum(word in _EN for word in words)
+    # ã, õ, ç break a tie only: an English question names Brazilian places and plants
+    # ("the boilers at Maceió", "our São Luís plant") in their own spelling.
+    if pt == en and re.search(r"[ãõç]", text.lower()):
+        return "pt"
     if pt == en:
         # Names and codes ("CO2", "I-REC", "GWP") say nothing: only words of 4+ letters.
         long = [word for word in words if len(word) >= 4]

@@ -84,15 +84,29 @@ _PLAN = re.compile(
 )
 
 
+_ALTERNATIVES = re.compile(
+    r"(?<![a-z])(?:substitu[a-z]*|alternativ[a-z]*|replace[a-z]*|switch[a-z]*|troca[a-z]*)(?![a-z])"
+)
+
+
+def wants_alternatives(question: str) -> bool:
+    """Whether the question asks what to use instead: the green-gases analyst answers that."""
+    return _ALTERNATIVES.search(fold(question)) is not None
+
+
 def asks_about_attached(question: str) -> bool:
     """A question the attached inventory answers: about "our" figures, "this spreadsheet", or
     what an inventory holds (its plants, sheets, scopes, gases, sources, errors, where to cut,
     the SBCE for its installations); a definition, a plan or the alternatives to a fuel go to
     the agents that give them. A question with its own SBCE tonnage is the rule's."""
     text = " ".join(re.sub(r"[^a-z0-9.#$]+", " ", fold(question)).split())
-    if _PLAN.search(text) or (is_sbce_question(question) and sbce_amount(question)):
+    if is_sbce_question(question) and sbce_amount(question):
         return False
     referred = OWN_DATA.search(text) is not None or _THIS.search(text) is not None
+    if _PLAN.search(text):
+        # A figure of the attached file asked together with its substitutes: the figure
+        # first, the alternatives after it; a plan alone is the coordinator's.
+        return referred and wants_alternatives(question) and _FIGURE_ASKS.search(text) is not None
     if _CONCEPT.search(text) and not referred:
         return False
     if referred:

@@ -74,7 +74,7 @@ def sbce_amount(question: str) -> SbceAmounts | None:
     when it states none (or is no SBCE question)."""
     if not is_sbce_question(question):
         return None
-    figures = _tonnes_figures(question)
+    figures = [f for f in _tonnes_figures(question) if not _names_the_threshold(question, f[0])]
     if not figures:
         return None
     kinds = [_kind(question, figures, index) for index in range(len(figures))]
@@ -89,6 +89,18 @@ def sbce_amount(question: str) -> SbceAmounts | None:
     # Beside a named total or installation, an unnamed figure is another installation's.
     installations = tuple(v for v, kind in zip(values, kinds, strict=True) if kind != "total")
     return SbceAmounts(installations=installations, total=totals[0] if totals else None)
+
+
+_THRESHOLD_WORDS = re.compile(
+    r"(?<![a-z])(?:threshold|limit|limiar|limite|patamar|corte|gatilho|trigger|faixa|teto|"
+    r"cutoff|cut-off)"
+)
+
+
+def _names_the_threshold(question: str, value: float) -> bool:
+    """A figure that is one of the law's own thresholds, called a threshold ("the 25,000 t
+    threshold"): the rule asked about, not anybody's emissions."""
+    return value in (REPORTING_T, ALLOWANCES_T) and bool(_THRESHOLD_WORDS.search(fold(question)))
 
 
 def _tonnes_figures(question: str) -> list[tuple[float, int, int]]:
