@@ -2,8 +2,7 @@
 
 import streamlit as st
 
-from components.auth import account_sidebar, require_sign_in
-from components.context import current
+from components.auth import require_sign_in
 from components.i18n import t
 from components.startup import start
 from settings import secrets_problem
@@ -16,8 +15,9 @@ if problem := secrets_problem(st.get_option("secrets.files")):  # broken: say so
     )
     st.stop()
 require_sign_in()  # with [auth] in the secrets, nobody goes past here without signing in
+# Draws only the shell: the page's first context.current() waits for the database and the
+# engine, so the chat page shows its input before them.
 start()
-account_sidebar(current().settings)  # who is signed in and sign-out, or the local mode
 navigation = st.navigation(
     [
         st.Page("pages/chat.py", title=t("nav_chat"), icon=":material/forum:", default=True),

@@ -7,14 +7,27 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from components.i18n import language, t, tn
-from store import Store, StoreConfig, StoreError, connect, describe_target
+from store.config import StoreConfig, describe_target
+from store.embedded import start_in_background
+from store.errors import StoreError
 
 if TYPE_CHECKING:
     from components.context import AppContext
+    from store import Store
+
+
+def begin_opening(config: StoreConfig) -> None:
+    """Start the embedded server in the background (once per process), so that it comes up
+    while the first page draws; ``open_store`` then waits for it. A remote database has
+    nothing to start."""
+    if config.embedded:
+        start_in_background(config.data_dir)
 
 
 @st.cache_resource(show_spinner="Iniciando o banco de dados… / Starting the database…")
 def _connect(config: StoreConfig) -> Store:
+    from store import connect  # the client, its repositories and the engine's DTOs
+
     return connect(config)
 
 

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from application import profile
-from application.workspace import Workspace
-from engine import formatting
-from store import StoreError
-
+# The application layer, the store and the engine's formatting are imported where they are
+# used: every page imports this table first, and at module level they would pull LangChain,
+# pandas, pint and the loader into the first render of a cold start (issue #25: the chat
+# input within 3 s; bench/cold_start.py, docs/performance.md).
 if TYPE_CHECKING:
+    from application.workspace import Workspace
     from components.context import AppContext
 
 LANGUAGES = {"pt": "Português (Brasil)", "en": "English"}
@@ -972,6 +972,8 @@ def language() -> str:
     fresh = user is not None and st.session_state.get(_KEY_USER) != str(user.id)
     if fresh and context.store is not None:  # with the database away, read it once back
         st.session_state[_KEY_USER] = str(user.id)
+        from application import profile
+
         kept = profile.language(_workspace(context))
         if kept is not None:
             st.session_state[_KEY] = kept
@@ -989,11 +991,16 @@ def set_language(code: str) -> None:
         return
     st.session_state[_KEY_USER] = str(context.user.id)
     # With the database away the choice holds for this session; the profile keeps the last.
+    from application import profile
+    from store import StoreError
+
     with contextlib.suppress(StoreError):
         profile.set_language(_workspace(context), chosen)
 
 
 def _workspace(context: AppContext) -> Workspace:
+    from application.workspace import Workspace
+
     return Workspace(context.store, context.user, context.outbox)
 
 
@@ -1010,6 +1017,8 @@ def day_format() -> str:
 
 def number(value: float | None, decimals: int = 1) -> str:
     """1234.5 as '1.234,5' in Portuguese and '1,234.5' in English; None or NaN as '—'."""
+    from engine import formatting
+
     return formatting.number(value, decimals, language())
 
 

@@ -1,9 +1,12 @@
 """What every run of the app sets up before a page draws: settings (read here, once per
 run), the store, the engine, the user and the sidebar's status lines.
 
-app.py calls it before ``st.navigation``. A page can also run first: Streamlit serves the
-``pages/`` folder by itself until some session has called ``st.navigation`` (a fresh server
-that a tab reconnects to at /inventory), so ``context.current()`` calls it then too.
+app.py calls ``start`` before ``st.navigation``. It draws only what costs nothing (the page
+config, the sidebar's title), starts connecting to the database in the background, and
+leaves the rest to the page's first ``context.current()``: waiting for the database, the
+engine, the user, and the sidebar's status lines. So the chat page draws its input while the
+embedded database starts and the engine's modules load. This module imports
+``components.context``; that module never imports this one.
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ from collections.abc import Iterable
 
 import streamlit as st
 
-from components.context import AppContext, set_context
-from components.database import database_status, open_store
-from components.engine_setup import configure_engine, engine_status
-from settings import load_settings
+from components.auth import account_sidebar
+from components.context import AppContext, defer, set_context
+from components.database import begin_opening, database_status, open_store
+from components.i18n import language
+from settings import Settings, load_settings
 
 
 def _secrets() -> dict:
@@ -69,18 +73,35 @@ def configure_logging(*, debug: bool, secrets: Iterable[str | None] = ()) -> Non
         logging.getLogger(name).setLevel(level)
 
 
-def start() -> AppContext:
+def start() -> Settings:
+    """The run's settings; the page's first ``context.current()`` finishes the setup."""
     st.set_page_config(page_title="Aeko Studio", page_icon=":material/eco:", layout="wide")
     settings = load_settings(_secrets(), os.environ)
     configure_logging(
         debug=settings.debug,
         secrets=[settings.gemini_api_key, settings.mongodb_uri, *settings.provider_keys.values()],
     )
+    begin_opening(settings.store)
+    with st.sidebar:
+        st.markdown("### Aeko Studio")
+    shown_in = language()
+    defer(lambda: _finish(settings, shown_in))
+    return settings
+
+
+def _finish(settings: Settings, shown_in: str) -> AppContext:
+    """The store (waited for), the engine and the user; their lines in the sidebar, below
+    its title (nothing else draws there before a page's first ``current()``)."""
+    from components.engine_setup import configure_engine, engine_status  # loads the engine
+
     store = open_store(settings.store)
     engine = configure_engine(settings)
     context = set_context(settings, store, engine)
-    with st.sidebar:
-        st.markdown("### Aeko Studio")
     database_status(settings.store, store, context)
     engine_status(engine)
+    account_sidebar(settings)
+    if language() != shown_in:
+        # The user's profile keeps another language than the one the page began in (a new
+        # browser session): one language at a time, so the page is drawn again in it.
+        st.rerun()
     return context

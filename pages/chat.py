@@ -1,9 +1,23 @@
 """Chat: the conversation, the live agent trail, the verdict, and nothing ever lost."""
 
+import streamlit as st
+
+from components.i18n import t
+
+RETRY = "aeko_retry_question"
+
+# The input first, before the use cases' and the engine's modules load and before the
+# database answers (on a cold start that is seconds): a question typed meanwhile reruns the
+# page, which asks it once the store is there. In the main area it is pinned to the bottom
+# wherever it is drawn.
+st.title(t("chat_title"))
+st.caption(t("chat_caption"))
+question = st.chat_input(t("chat_placeholder"), submit_mode="disable", max_chars=4000)
+
+# ruff: noqa: E402 (the imports below wait until the input is on the page)
 from contextlib import suppress
 from datetime import datetime
 
-import streamlit as st
 from pydantic import ValidationError
 from streamlit.delta_generator import DeltaGenerator
 
@@ -16,7 +30,7 @@ from components.attachment_picker import attachment_picker
 from components.budget import explain_budget_error, explain_model_error, spent_text
 from components.context import current, require_workspace
 from components.follow import TabGone, heartbeat, tab_connected
-from components.i18n import language, t, tn
+from components.i18n import language, tn
 from components.sessions_sidebar import open_session, open_session_id, sessions_sidebar
 from components.sources import sources_block
 from components.trail import cost_text, model_display_name, run_with_trail, verdict_badge
@@ -25,11 +39,10 @@ from engine.errors import LocalizedError
 from store import SessionDocument, StoreError
 from store.errors import NotFoundError
 
-RETRY = "aeko_retry_question"
-
 context = current()
-st.title(t("chat_title"))
-st.caption(t("chat_caption"))
+if question and (context.store is None or context.user is None):
+    # Kept for the first rerun in which the database answers, rather than lost with the page.
+    st.session_state[RETRY] = question
 workspace = require_workspace(context)
 
 session_id = open_session_id()
@@ -185,7 +198,6 @@ def _show_outcome(ended: TurnEnded) -> None:
 
 
 attachment = attachment_picker(workspace, session.id if session else None)
-question = st.chat_input(t("chat_placeholder"), submit_mode="disable", max_chars=4000)
 question = (question or st.session_state.pop(RETRY, None) or "").strip()
 # Turns of this conversation still going, or ended while no page showed them: a turn cut by
 # an app that stopped is left to the conversation's own "interrupted" notice.

@@ -28,7 +28,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +48,12 @@ _RESTART_TIMEOUT_S = 20.0  # a restart happens while a page waits: bounded tight
 HUNG_PING_TIMEOUT_S = 2.5
 HUNG_PINGS = 2
 _KILL_WAIT_S = 10.0  # SIGKILL is not ignorable; only a process stuck in the kernel outlasts it
+
+# Folders whose server this process began starting in a thread (``start_in_background``): the
+# next ``start_or_join`` on the folder takes that start's server instead of starting another.
+_BACKGROUND: dict[Path, Future[EmbeddedServer]] = {}
+_BACKGROUND_BEGUN: set[Path] = set()
+_BACKGROUND_LOCK = threading.Lock()
 
 
 @dataclass
@@ -141,14 +149,45 @@ class EmbeddedServer:
                 (self.data_dir / _STATE_FILE).unlink()
 
 
+def start_in_background(data_dir: Path, *, timeout_s: float = _START_TIMEOUT_S) -> None:
+    """Begin ``start_or_join(data_dir)`` in a thread, once per process and folder: the
+    server's second or more of starting then overlaps what the caller does meanwhile (the
+    app draws its first page). The next ``start_or_join`` on the folder waits for that start
+    and returns its server, or raises its error."""
+    data_dir = data_dir.resolve()
+    with _BACKGROUND_LOCK:
+        if data_dir in _BACKGROUND_BEGUN:
+            return
+        _BACKGROUND_BEGUN.add(data_dir)
+        started: Future[EmbeddedServer] = Future()
+        _BACKGROUND[data_dir] = started
+
+    def run() -> None:
+        try:
+            started.set_result(_start_or_join(data_dir, timeout_s))
+        except BaseException as error:  # raised again to the start_or_join that takes it
+            started.set_exception(error)
+
+    threading.Thread(target=run, name="aeko-embedded-start", daemon=True).start()
+
+
 def start_or_join(data_dir: Path, *, timeout_s: float = _START_TIMEOUT_S) -> EmbeddedServer:
-    """The server for ``data_dir``: the one already running there, or a new one.
+    """The server for ``data_dir``: the one already running there, or a new one; the one a
+    ``start_in_background`` on the folder began, when no call took it yet.
 
     A server ``server.json`` names that is alive but hung (it answers no ping, twice, as the
     supervisor checks) holds the folder's storage lock, so no new server could start there:
     when it is the folder's own ``secantusd-py`` it is killed and a new one started (on its
     port when that is free)."""
     data_dir = data_dir.resolve()
+    with _BACKGROUND_LOCK:
+        started = _BACKGROUND.pop(data_dir, None)
+    if started is not None:
+        return started.result()
+    return _start_or_join(data_dir, timeout_s)
+
+
+def _start_or_join(data_dir: Path, timeout_s: float) -> EmbeddedServer:
     data_dir.mkdir(parents=True, exist_ok=True)
     with _locked(data_dir / _LOCK_FILE):
         running = _running(data_dir)

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from tests.browser_app import ARTIFACTS, WAIT_MS, start_app
 from tests.chiller_options import PATTERN as CHILLER_OPTION
+from tests.test_browser_replicas import AT_WORK
 
 PACE_S = "1.5"  # each offline answer waits this long: the analysis takes a while
 
@@ -72,7 +73,8 @@ def test_a_question_goes_on_through_a_reload_and_its_answer_is_shown_once(
     box.fill(question)
     box.press("Enter")
     page.wait_for_function("window.location.search.includes('session=')")
-    page.get_by_text("Os agentes estão trabalhando").first.wait_for()
+    # An agent's status ("Roteador…"): the label before the first agent shows only an instant.
+    page.get_by_text(AT_WORK).first.wait_for()
     expect(page.get_by_text("Aprovada pelo guardrail")).to_have_count(0)  # still running
     page.reload()
 
