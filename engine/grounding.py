@@ -42,6 +42,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -308,13 +309,19 @@ def _notation(numbers: Sequence[Stated]) -> str | None:
     return seen.pop() if len(seen) == 1 else None
 
 
+@lru_cache(maxsize=256)  # the reference tables a turn may cite are the same every turn
+def _values_in(text: str) -> tuple[float, ...]:
+    """Every value the numbers of ``text`` can be read as, sorted (read-only: cached)."""
+    return tuple(sorted({v for n in stated_numbers(text) for v in n.values}))
+
+
 def used_backing(draft: str, backing: Sequence[Backing]) -> list[Backing]:
     """For each number of the draft, the first backing text that supports it: the user's
     words before the tools, the tools before the reference tables, so a figure an entry or a
     tool returned is not credited to a table that happens to hold it too. A year names a
     period more than it quotes a figure, so it singles out no text."""
     drafted = [n for n in stated_numbers(draft) if not _small(n) and not _year(n)]
-    known = [sorted({v for n in stated_numbers(item.text) for v in n.values}) for item in backing]
+    known = [_values_in(item.text) for item in backing]
     used: dict[int, Backing] = {}
     for stated in drafted:
         for item, values in zip(backing, known, strict=True):

@@ -302,8 +302,10 @@ def _stems(text: str) -> tuple[str, ...]:
 def _phrase_in(phrase: tuple[str, ...], words: tuple[str, ...]) -> bool:
     """Whether the stemmed keyword occurs in the stemmed question as consecutive words."""
     size = len(phrase)
-    if not size:
+    if not size or phrase[0] not in words:  # most keywords: one scan in C, no slicing
         return False
+    if size == 1:
+        return True
     return any(words[i : i + size] == phrase for i in range(len(words) - size + 1))
 
 
