@@ -51,6 +51,7 @@ def new_holder() -> str:
 HOLDER = new_holder()
 RENEW_EVERY_S = LEASE.total_seconds() / 3
 FOLLOW_WAIT_S = 0.5
+MAX_BATCH = 200  # events a mirror writes in one round trip at most
 _EVENTS: TypeAdapter[EngineEvent] = TypeAdapter(EngineEvent)
 
 
@@ -89,33 +90,54 @@ class Mirror:
 
     def _work(self) -> None:
         repository, run_id = self._repository, self._run_id
-        broken = False  # the database failed us once: no more events (the spill has them)
         renewed = time.monotonic()
-        while True:
+        ended = False
+        while not ended:
             try:
-                op, payload = self._queue.get(timeout=RENEW_EVERY_S)
+                ops = [self._queue.get(timeout=RENEW_EVERY_S)]
             except queue.Empty:
-                op, payload = "", None
-            if time.monotonic() - renewed >= RENEW_EVERY_S and op != "end":
+                ops = []
+            # Whatever queued meanwhile goes in the same round trip: an agent emits its events
+            # in bursts, and one insert per event let the queue (and the followers) fall
+            # seconds behind under load (bench/runs_shared.py).
+            while ops and len(ops) < MAX_BATCH:
+                try:
+                    ops.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            if time.monotonic() - renewed >= RENEW_EVERY_S:
                 renewed = time.monotonic()
                 try:
                     if not repository.renew(run_id, self._holder):
                         self.lost.set()
                 except Exception as error:  # away for now: the lease may yet lapse
                     log.warning("run mirror: %s", error)
-            if op == "create":
-                broken = not _quietly(repository.create, payload, self._holder)
-            elif op == "event" and not broken:
-                seq, event = payload
-                broken = not _quietly(repository.add_event, run_id, seq, event)
-            elif op == "end":
-                status, outcome = payload
-                if not _quietly(repository.end, run_id, self._holder, status, outcome):
-                    # A plan the server would not take whole: the status still ends the run
-                    # for the other processes (the plan itself is in the plan collection).
-                    brief = {"status": outcome["status"], "saved": outcome["saved"]}
-                    _quietly(repository.end, run_id, self._holder, status, brief)
-                return
+            events: list[tuple[int, dict[str, Any]]] = []
+            for op, payload in ops:
+                if op == "event":
+                    events.append(payload)
+                    continue
+                if events:  # in order: a run's events before its end
+                    _quietly(repository.add_events, run_id, events)
+                    events = []
+                if op == "create":
+                    _quietly(repository.create, payload, self._holder)
+                elif op == "end":
+                    self._end(*payload)
+                    ended = True
+            if events:
+                # A batch the database did not take is lost to the other processes' view
+                # only: the run goes on, this process's followers have every event, and the
+                # next batch is tried again.
+                _quietly(repository.add_events, run_id, events)
+
+    def _end(self, status: str, outcome: dict[str, Any]) -> None:
+        repository, run_id = self._repository, self._run_id
+        if not _quietly(repository.end, run_id, self._holder, status, outcome):
+            # A plan the server would not take whole: the status still ends the run for the
+            # other processes (the plan itself is in the plan collection).
+            brief = {"status": outcome["status"], "saved": outcome["saved"]}
+            _quietly(repository.end, run_id, self._holder, status, brief)
 
 
 def _quietly(write: Callable[..., object], *args: Any) -> bool:

@@ -19,7 +19,10 @@ from playwright.sync_api import expect
 
 from tests.browser_app import PROCESSES, ROOT, WAIT_MS, start_app
 
-PACE_S = "1.5"  # each offline answer waits this long: a turn takes several seconds
+# Each offline answer waits this long: a turn takes about 20 s, so a page opened on the other
+# process under a loaded CI machine still finds it running (a turn that ended is shown from
+# the conversation, without its live trail and verdict).
+PACE_S = "4"
 DB = "aeko_replicas"
 VERDICT = "Aprovada pelo guardrail"
 AT_WORK = re.compile(r"(Roteador|Analista|FAQ|Orquestrador|Guardrail)[^\n]*…")
@@ -84,6 +87,7 @@ def test_a_question_asked_on_one_process_is_followed_on_the_other_and_answered_o
     page_b.set_default_timeout(WAIT_MS)
     page_b.goto(f"{url_b}/{query}")
     page_b.get_by_text(question).first.wait_for()
+    page_b.get_by_text(AT_WORK).first.wait_for()  # live there: an agent at work
     page_b.get_by_text(VERDICT).first.wait_for(timeout=WAIT_MS * 2)
     expect(page_b.get_by_text(VERDICT)).to_have_count(1)
     expect(page_b.get_by_test_id("stChatMessage")).to_have_count(2)

@@ -24,11 +24,12 @@ from typing import Any
 
 from pymongo import ASCENDING, ReturnDocument
 from pymongo.collection import Collection
-from pymongo.errors import DuplicateKeyError, PyMongoError
+from pymongo.errors import BulkWriteError, PyMongoError
 
 from store.indexes import BY_ID, RUN_EVENTS_BY_RUN, RUNS_BY_STATUS, RUNS_BY_SUBJECT, RUNS_BY_USER
 from store.repositories.base import Repository, guarded, now
 
+DUPLICATE_KEY = 11000  # the server's code for a key stored already
 QUEUED = "queued"  # asked by a page, waiting for a worker to claim it
 RUNNING = "running"
 # A run taken over this many times is reported cut instead of run again: whatever kills its
@@ -112,11 +113,25 @@ class RunRepository(Repository):
     @guarded
     def add_event(self, run_id: str, seq: int, event: dict[str, Any]) -> None:
         """The run's ``seq``-th event; written twice, stored once."""
-        with contextlib.suppress(DuplicateKeyError):
-            self.events_col.insert_one(
-                {"_id": f"{run_id}:{seq:06d}", "run_id": run_id, "seq": seq, "event": event,
-                 "expires_at": now() + KEEP_RUNS}
-            )  # fmt: skip
+        self.add_events(run_id, [(seq, event)])
+
+    @guarded
+    def add_events(self, run_id: str, events: list[tuple[int, dict[str, Any]]]) -> None:
+        """The run's events (``seq``, event) in one round trip; any written before (a
+        resumed run replays its finished agents' events) are stored once."""
+        if not events:
+            return
+        expires = now() + KEEP_RUNS
+        documents = [
+            {"_id": f"{run_id}:{seq:06d}", "run_id": run_id, "seq": seq, "event": event,
+             "expires_at": expires}
+            for seq, event in events
+        ]  # fmt: skip
+        try:
+            self.events_col.insert_many(documents, ordered=False)
+        except BulkWriteError as error:
+            if any(e.get("code") != DUPLICATE_KEY for e in error.details.get("writeErrors", [])):
+                raise
 
     @guarded
     def renew(self, run_id: str, holder: str) -> bool:
