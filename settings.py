@@ -39,6 +39,9 @@ class Settings:
     # AEKO_RUNS=worker: pages enqueue chat turns and a worker process runs them
     # (application/worker.py; ./dev.sh app starts one). Unset: they run in the page process.
     runs_in_worker: bool = False
+    # AEKO_WORKER_RUNS: how many runs one worker process drives at once (they mostly wait on
+    # the model's answers, so more than the machine's cores).
+    worker_runs: int = 4
     # Models: a Gemini id or "provider:model"; fallbacks are ordered, comma-separated.
     fast_model: str | None = None
     slow_model: str | None = None
@@ -82,6 +85,7 @@ def load_settings(secrets: Mapping[str, Any], environ: Mapping[str, str]) -> Set
         offline_pace_s=float(read("AEKO_OFFLINE_PACE_S") or 0),
         debug=_flag(read("AEKO_DEBUG")),
         runs_in_worker=(read("AEKO_RUNS") or "").lower() == "worker",
+        worker_runs=max(1, _int(read("AEKO_WORKER_RUNS")) or 4),
         fast_model=read("AEKO_FAST_MODEL"),
         slow_model=read("AEKO_SLOW_MODEL"),
         fast_fallbacks=_list(read("AEKO_FAST_FALLBACKS")),

@@ -32,7 +32,7 @@ def main() -> int:
     configure_engine(settings)
     folder = Path(settings.data_dir) / "worker"
     folder.mkdir(parents=True, exist_ok=True)
-    worker = Worker(store, folder, settings.daily_cost_cap_usd)
+    worker = Worker(store, folder, settings.daily_cost_cap_usd, settings.worker_runs)
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: worker.stop())
     worker.run_forever()

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,9 @@ log = logging.getLogger(__name__)
 POLL_S = 0.5  # how often an idle worker looks for a queued run (a claim is one query)
 GRACE_S = 20.0  # how long a stopping worker lets its runs finish before handing them back
 CONCURRENT_RUNS = 4  # runs one worker process drives at once (they mostly wait on models)
+HOUSEKEEPING_S = 60.0  # how often a worker replays its spill and settles stale reservations
+# A reservation whose usage was written this long ago and never settled lost its owner.
+STALE_RESERVATION = timedelta(minutes=5)
 
 
 def accepted_from(workspace: Workspace, run_id: str, request: dict[str, Any]) -> Accepted:
@@ -79,10 +84,25 @@ class Worker:
 
     def run_forever(self) -> None:
         log.info("worker %s: claiming runs", self.holder)
+        swept = 0.0
         while not self._stopping.is_set():
+            if time.monotonic() - swept >= HOUSEKEEPING_S:
+                swept = time.monotonic()
+                self.housekeeping()
             if not self.claim_one():
                 self._stopping.wait(POLL_S)
         self._finish()
+
+    def housekeeping(self) -> None:
+        """What no page does on its own: writes this worker kept while the database was away
+        go in (a page's outbox replays at its next write; a worker may have none for a
+        while), and reservations of runs whose owner died after writing their usage are
+        settled at what they cost (``SpendingRepository.settle_stale``)."""
+        try:
+            Outbox(journal_for(self.folder)).flush(self.store)
+            self.store.spending(None).settle_stale(STALE_RESERVATION)
+        except StoreError as error:
+            log.warning("worker housekeeping: %s", error)
 
     def claim_one(self) -> bool:
         """Claim a queued run and start it in a thread; False when none waited (or this

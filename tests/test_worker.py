@@ -184,3 +184,27 @@ def test_a_stopping_worker_hands_back_the_run_it_did_not_finish(page, db_store, 
     assert ended.status == "answered"
     successor.wait_idle(WAIT_S)
     assert [u["outcome"] for u in db_store.db.usage.find({"run_id": run.id})] == ["answered"]
+
+
+def test_a_worker_s_housekeeping_writes_what_it_kept_while_the_database_was_away(
+    page, db_store, tmp_path
+):
+    from application.outbox import Write
+    from engine.dto import AekoModelCall, AekoUsage
+
+    worker = _worker(db_store, tmp_path, "keeper")
+    spent = AekoUsage(calls=[AekoModelCall(agent="FAQ", model="m", input_tokens=9,
+                                           output_tokens=3, cost_usd=0.001)])  # fmt: skip
+    kept = Write.usage(page.user.id, "run-kept", "chat", spent, outcome="answered")
+    Outbox(journal_for(worker.folder)).keep(kept)  # the database failed it a moment ago
+    assert db_store.db.usage.count_documents({"run_id": "run-kept"}) == 0
+    worker.housekeeping()  # no page writes for it: the worker replays it itself
+    assert db_store.db.usage.count_documents({"run_id": "run-kept"}) == 1
+    assert Outbox(journal_for(worker.folder)).journal.pending() == []
+
+
+def test_how_many_runs_a_worker_drives_is_a_setting():
+    from settings import load_settings
+
+    assert load_settings({}, {}).worker_runs == 4
+    assert load_settings({}, {"AEKO_WORKER_RUNS": "12"}).worker_runs == 12
