@@ -159,10 +159,14 @@ class RemoteRun(Run):
 
     # Records a run found cut while followed (its usage so far, once).
     _on_cut: Callable[[dict[str, Any]], None] | None = field(default=None, repr=False)
+    # Runs a queued run no worker claimed in time, here (worker mode).
+    _on_stalled: Callable[[dict[str, Any]], None] | None = field(default=None, repr=False)
 
     def follow(self, heartbeat: Callable[[], None] | None = None) -> Iterator[object]:
         assert self._repository is not None
-        for item in follow_remote(self._repository, self.id, heartbeat, self._on_cut):
+        for item in follow_remote(
+            self._repository, self.id, heartbeat, self._on_cut, self._on_stalled
+        ):
             if isinstance(item, TurnEnded | PlanEnded):
                 self.outcome, self.finished_at = item, datetime.now(UTC)
             yield item
@@ -531,7 +535,21 @@ def _enqueue_ask(
         run.started = here.started
         return runs_of(workspace).start(run, chat.run_accepted(workspace, here))
     queued = {**document, "id_user": workspace.user.id, "status": QUEUED, "delivered": False}
-    return remote_run(repository, queued, on_cut=lambda taken: _record_cut(workspace, taken))
+    run = remote_run(repository, queued, on_cut=lambda taken: _record_cut(workspace, taken))
+    run._on_stalled = lambda stalled: _run_here(workspace, stalled["_id"])
+    return run
+
+
+def _run_here(workspace: Workspace, run_id: str) -> None:
+    """A queued run no worker took: this process claims it, as a worker would (the lease,
+    the checkpointer, the mirror), so the page that follows it gets its answer."""
+    from application.worker import Worker  # LangGraph's MongoDB saver: only when needed
+
+    journal = workspace.outbox.journal.path
+    folder = journal.parent if journal is not None else Path(".")
+    here = Worker(workspace.store, folder, workspace.daily_cost_cap_usd)
+    if here.claim_one(run_id):
+        log.info("run %s: no worker claimed it; run by the page's process", run_id)
 
 
 def analyse(

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from uuid import uuid4
 
@@ -52,6 +52,9 @@ HOLDER = new_holder()
 RENEW_EVERY_S = LEASE.total_seconds() / 3
 FOLLOW_WAIT_S = 0.5
 MAX_BATCH = 200  # events a mirror writes in one round trip at most
+# A queued run no worker claimed in this long is run by the process of the page following it
+# (a worker not started, crashed, or all of them busy): an answer late, never none.
+QUEUE_PATIENCE = timedelta(seconds=20)
 _EVENTS: TypeAdapter[EngineEvent] = TypeAdapter(EngineEvent)
 
 
@@ -298,6 +301,13 @@ def outcome_from(document: dict[str, Any]) -> TurnEnded | PlanEnded:
     )
 
 
+def _waited(document: dict[str, Any]) -> timedelta:
+    """How long a queued run has waited for a worker."""
+    queued = document.get("queued_at") or document["started_at"]
+    queued = queued if queued.tzinfo is not None else queued.replace(tzinfo=UTC)
+    return datetime.now(UTC) - queued
+
+
 def _lease_lapsed(document: dict[str, Any]) -> bool:
     if document["status"] != RUNNING:
         return False
@@ -322,12 +332,15 @@ def follow_remote(
     run_id: str,
     heartbeat: Callable[[], None] | None = None,
     on_cut: Callable[[dict[str, Any]], None] | None = None,
+    on_stalled: Callable[[dict[str, Any]], None] | None = None,
 ) -> Iterator[EngineEvent | TurnEnded | PlanEnded]:
     """A run another process holds: its events so far, the rest as they come (by change
     stream, or by reading again where the server has none), then its outcome. A run whose
     holder let its lease expire is taken for cut here (``on_cut`` records it, once) and
-    ends as such."""
+    ends as such. A run still queued after ``QUEUE_PATIENCE`` (no worker is running, or all
+    are busy) is handed to ``on_stalled``, once: the page's process runs it itself."""
     shown = -1
+    stalled_told = False
     stream = repository.watch(run_id)
     try:
         while True:
@@ -337,6 +350,15 @@ def follow_remote(
                     if on_cut is not None:
                         on_cut(taken)
                 document = repository.get(run_id)
+            if (
+                on_stalled is not None
+                and not stalled_told
+                and document is not None
+                and document["status"] == QUEUED
+                and _waited(document) > QUEUE_PATIENCE
+            ):
+                stalled_told = True
+                on_stalled(document)
             ended = document is None or document["status"] not in (RUNNING, QUEUED)
             raw = repository.events(run_id, shown)
             for seq, event in events_of(raw):

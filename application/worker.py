@@ -104,9 +104,9 @@ class Worker:
         except StoreError as error:
             log.warning("worker housekeeping: %s", error)
 
-    def claim_one(self) -> bool:
-        """Claim a queued run and start it in a thread; False when none waited (or this
-        worker is full, or the database is away)."""
+    def claim_one(self, run_id: str | None = None) -> bool:
+        """Claim a queued run (the oldest, or ``run_id``) and start it in a thread; False
+        when none waited (or this worker is full, or the database is away)."""
         with self._lock:
             self._running = {k: t for k, t in self._running.items() if t.is_alive()}
             if len(self._running) >= self.concurrent:
@@ -114,7 +114,7 @@ class Worker:
         repository = self.store.runs(None)
         try:
             repository.take_expired()  # a dead worker's runs back in the queue, first
-            document = repository.claim(self.holder)
+            document = repository.claim(self.holder, run_id)
         except StoreError:
             return False
         if document is None:

@@ -208,3 +208,17 @@ def test_how_many_runs_a_worker_drives_is_a_setting():
 
     assert load_settings({}, {}).worker_runs == 4
     assert load_settings({}, {"AEKO_WORKER_RUNS": "12"}).worker_runs == 12
+
+
+def test_a_turn_no_worker_claims_is_run_by_the_page_that_follows_it(page, db_store, monkeypatch):
+    from application import shared_runs
+
+    monkeypatch.setattr(shared_runs, "QUEUE_PATIENCE", timedelta(0))  # no worker will come
+    scripted(SPECIALIST)
+    run = runs.ask(page, QUESTION, None)
+    ended = list(run.follow())[-1]
+    assert isinstance(ended, TurnEnded) and ended.status == "answered"
+    document = db_store.runs(None).get(run.id)
+    assert document["status"] == "ended" and document["attempts"] == 1
+    assert [u["outcome"] for u in db_store.db.usage.find({"run_id": run.id})] == ["answered"]
+    assert [m.input for m in chat.open_conversation(page, run.subject).messages] == [QUESTION]

@@ -86,12 +86,13 @@ class RunRepository(Repository):
         self.col.update_one({"_id": document["_id"]}, {"$setOnInsert": body}, upsert=True)
 
     @guarded
-    def claim(self, holder: str) -> dict[str, Any] | None:
-        """The oldest queued run, now ``holder``'s under a fresh lease; None when none
-        waits. One conditional update: two workers never claim the same run."""
+    def claim(self, holder: str, run_id: str | None = None) -> dict[str, Any] | None:
+        """The oldest queued run (or ``run_id``, if it is queued), now ``holder``'s under a
+        fresh lease; None when none waits. One conditional update: two workers never claim
+        the same run."""
         at = now()
         return self.col.find_one_and_update(
-            {"status": QUEUED},
+            {"status": QUEUED} if run_id is None else {"_id": run_id, "status": QUEUED},
             {"$set": {"status": RUNNING, "holder": holder, "lease_until": at + LEASE,
                       "heartbeat_at": at}, "$inc": {"attempts": 1}},
             sort=[("queued_at", ASCENDING)],
