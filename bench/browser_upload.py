@@ -16,46 +16,13 @@ import json
 import os
 import shutil
 import signal
-import socket
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
+from bench import app_server
 from bench.workbooks import long_rows
 from tests.inventory_fixtures import as_xlsx, long_table
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _start(data_dir: Path) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in {"GEMINI_API_KEY", "MONGODB_URI"}}
-    env["AEKO_DATA_DIR"] = str(data_dir)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
-                return process, url
-        except OSError:
-            time.sleep(0.3)
-    process.kill()
-    raise SystemExit("streamlit did not start")
 
 
 def main() -> None:
@@ -74,7 +41,7 @@ def main() -> None:
         upload.write_bytes(workbook)
         uploads.append(upload)
     size = uploads[0].stat().st_size
-    process, url = _start(folder / "data")
+    process, url = app_server.start(folder / "data")
     results = []
     try:
         with sync_playwright() as playwright:

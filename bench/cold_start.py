@@ -18,55 +18,30 @@ import json
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench import app_server
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 _TIMEOUT_S = 120.0
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _healthy(url: str, deadline: float) -> bool:
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    return True
-        except OSError:
-            time.sleep(0.02)  # short: the poll's own step is part of what is measured
-    return False
 
 
 def _run(browser, data_dir: Path) -> dict[str, float]:
     from playwright.sync_api import expect
 
-    port = _free_port()
+    port = app_server.free_port()
     url = f"http://127.0.0.1:{port}"
-    env = {k: v for k, v in os.environ.items() if k not in {"GEMINI_API_KEY", "MONGODB_URI"}}
-    env["AEKO_DATA_DIR"] = str(data_dir)
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="pt-BR")
     page = context.new_page()
     started = time.monotonic()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    process = app_server.launch(port, data_dir)
     try:
-        if not _healthy(url, started + _TIMEOUT_S):
+        # A short step: the poll's own wait is part of what is measured.
+        if not app_server.healthy(url, started + _TIMEOUT_S, step_s=0.02):
             raise SystemExit("streamlit did not start")
         healthy = time.monotonic()
         page.goto(url, wait_until="commit")

@@ -26,15 +26,15 @@ import json
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from bench import app_server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -47,35 +47,12 @@ PLAN_HEADING = "Problema definido"  # the plan card's first section
 WAIT_MS = 300_000
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _start(data_dir: Path, profile: Path | None) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in {"GEMINI_API_KEY", "MONGODB_URI"}}
-    env["AEKO_DATA_DIR"] = str(data_dir)
-    if profile:
-        env["AEKO_BENCH_PROFILE"] = str(profile)
-    runner = ["-m", "bench.pages", "--serve"] if profile else ["-m", "streamlit"]
-    process = subprocess.Popen(
-        [sys.executable, *runner, "run", "app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
-                return process, url
-        except OSError:
-            time.sleep(0.3)
-    process.kill()
-    raise SystemExit("streamlit did not start")
+    if not profile:
+        return app_server.start(data_dir)
+    return app_server.start(
+        data_dir, runner=("-m", "bench.pages", "--serve"), env={"AEKO_BENCH_PROFILE": str(profile)}
+    )
 
 
 def _serve_profiled(argv: list[str]) -> None:
