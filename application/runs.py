@@ -314,7 +314,7 @@ class Runs:
             self._runs[run.id] = run
         if self.store is not None:
             run._repository = self.store.runs(run.user_id)
-            run._mirror = Mirror(run._repository, run)
+            run._mirror = Mirror(run._repository, run.id, create=start_document(run))
         journal = _RunJournal(self.folder, run)
         context = contextvars.copy_context()  # what the page's thread had set, the run keeps
         worker = threading.Thread(
@@ -496,15 +496,19 @@ def ask(
     turn = chat.ask(workspace, question, session, attachment=attachment)
     started = next(turn)
     assert isinstance(started, TurnStarted)
-    run = Run(
+    return runs_of(workspace).start(_chat_run(workspace, started), turn)
+
+
+def _chat_run(workspace: Workspace, started: TurnStarted) -> Run:
+    """The run of a turn just accepted: its conversation is what a page finds it by."""
+    return Run(
         id=started.run_id,
         user_id=str(workspace.user.id),
         kind="chat",
         subject=started.session.id,
-        title=question,
+        title=started.question,
         started=started,
     )
-    return runs_of(workspace).start(run, turn)
 
 
 def _enqueue_ask(
@@ -516,14 +520,7 @@ def _enqueue_ask(
     accepted = chat.accept(workspace, question, session, attachment=attachment,
                            opens_attachment=False)  # fmt: skip
     started = accepted.started
-    run = Run(
-        id=started.run_id,
-        user_id=str(workspace.user.id),
-        kind="chat",
-        subject=started.session.id,
-        title=question,
-        started=started,
-    )
+    run = _chat_run(workspace, started)
     repository = workspace.store.runs(run.user_id)
     document = {**start_document(run), "request": request_of(accepted)}
     try:

@@ -62,21 +62,27 @@ class Mirror:
     """One local run's document and events in the database, written on their own thread."""
 
     def __init__(
-        self, repository: RunRepository, run: Run, *, create: bool = True, holder: str = HOLDER
+        self,
+        repository: RunRepository,
+        run_id: str,
+        *,
+        create: dict[str, Any] | None = None,
+        holder: str = HOLDER,
     ) -> None:
-        """``create=False``: the run's document exists (a worker claimed it as ``holder``)."""
+        """``create``: the run's document, to store first (``start_document``); None when it
+        exists (a worker claimed it as ``holder``)."""
         self._repository = repository
         self._holder = holder
-        self._run_id = run.id
+        self._run_id = run_id
         self._queue: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._seq = 0
         # Set when the lease was lost (the run taken for cut, or by another worker): its
         # holder must stop, not run it beside whoever has it now.
         self.lost = threading.Event()
-        if create:
-            self._queue.put(("create", start_document(run)))
+        if create is not None:
+            self._queue.put(("create", create))
         self._thread = threading.Thread(
-            target=self._work, name=f"aeko-mirror-{run.id[:8]}", daemon=True
+            target=self._work, name=f"aeko-mirror-{run_id[:8]}", daemon=True
         )
         self._thread.start()
 

@@ -161,7 +161,7 @@ class Worker:
         workspace = Workspace(
             self.store, user, Outbox(journal_for(self.folder)), self.daily_cost_cap_usd
         )
-        mirror = Mirror(repository, _Claimed(run_id), create=False, holder=self.holder)
+        mirror = Mirror(repository, run_id, holder=self.holder)
         outcome: TurnEnded | None = None
         error: BaseException | None = None
         try:
@@ -185,13 +185,6 @@ class Worker:
         mirror.join()
         if outcome is not None:
             _quiet(forget, saver_for(self.store), run_id)
-
-
-@dataclass
-class _Claimed:
-    """What a mirror needs of a claimed run (its document exists already)."""
-
-    id: str
 
 
 def _quiet(call: Any, *args: Any) -> Any:

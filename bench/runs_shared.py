@@ -76,19 +76,23 @@ ENQUEUED: dict[str, float] = {}
 
 def instrument() -> None:
     """Stamp the hand-over to the mirror, the stored event, the claim and the enqueue."""
-    event, add_event = Mirror.event, RunRepository.add_event
+    event, add_events = Mirror.event, RunRepository.add_events
     claim, enqueue = RunRepository.claim, RunRepository.enqueue
 
     def stamped_event(self: Mirror, item: EngineEvent) -> None:
         HANDED[(self._run_id, self._seq)] = time.perf_counter()
         event(self, item)
 
-    def stamped_add_event(self: RunRepository, run_id: str, seq: int, item: dict) -> None:
-        add_event(self, run_id, seq, item)
-        STORED[(run_id, seq)] = time.perf_counter()
+    def stamped_add_events(self: RunRepository, run_id: str, items: list) -> None:
+        add_events(self, run_id, items)  # the mirror's batch: one round trip for all
+        stored = time.perf_counter()
+        for seq, _ in items:
+            STORED[(run_id, seq)] = stored
 
-    def stamped_claim(self: RunRepository, holder: str) -> dict[str, Any] | None:
-        document = claim(self, holder)
+    def stamped_claim(
+        self: RunRepository, holder: str, run_id: str | None = None
+    ) -> dict[str, Any] | None:
+        document = claim(self, holder, run_id)
         if document is not None:  # the first claim: a run taken over is claimed again
             CLAIMED.setdefault(document["_id"], time.perf_counter())
         return document
@@ -98,7 +102,7 @@ def instrument() -> None:
         ENQUEUED[document["_id"]] = time.perf_counter()
 
     Mirror.event = stamped_event  # type: ignore[method-assign]
-    RunRepository.add_event = stamped_add_event  # type: ignore[method-assign]
+    RunRepository.add_events = stamped_add_events  # type: ignore[method-assign]
     RunRepository.claim = stamped_claim  # type: ignore[method-assign]
     RunRepository.enqueue = stamped_enqueue  # type: ignore[method-assign]
 
