@@ -5,6 +5,7 @@ from typing import Any
 
 from engine.models.finish import is_recitation
 from engine.models.resilience import provider_message, status_code
+from engine.texts import Both
 
 
 class AekoError(Exception):
@@ -12,12 +13,17 @@ class AekoError(Exception):
 
 
 class LocalizedError(Exception):
-    """An error whose message is ready for the user, in Portuguese and in English."""
+    """An error whose message is ready for the user, in Portuguese and in English: a
+    ``Both`` written from a text table (``engine.texts``)."""
 
-    def __init__(self, message_pt: str, message_en: str) -> None:
-        self.message_pt = message_pt
-        self.message_en = message_en
-        super().__init__(message_en)
+    def __init__(self, text: Both, message_en: str | None = None) -> None:
+        # TRANSITION (issue #25): the two-string form goes once every caller passes a Both.
+        if not isinstance(text, Both):
+            text = Both(str(text), str(message_en))
+        self.text = text
+        self.message_pt = text.pt
+        self.message_en = text.en
+        super().__init__(text.en)
 
     def message(self, language: str = "pt") -> str:
         return self.message_pt if language.lower().startswith("pt") else self.message_en
