@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from uuid import uuid4
 
 from application.exports import plan_markdown
@@ -33,6 +33,9 @@ from engine.inventory.combine import ADDED_SHEET, added_rows_table, with_added
 from engine.inventory.notice import Reading
 from store import StoreError
 from store.repositories import InventoryRecord
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
 
 # A user's own factor file: (file name, bytes), kept with the inventory it computed.
 FactorFile = tuple[str, bytes]
@@ -105,6 +108,28 @@ def original(workspace: Workspace, inventory_id: str) -> bytes:
     return workspace.store.inventories(workspace.user.id).file(inventory_id)
 
 
+def save_upload(
+    workspace: Workspace,
+    name: str,
+    data: bytes,
+    inventory: Inventory,
+    *,
+    factors: FactorFile | None = None,
+    units: Mapping[str, str] | None = None,
+) -> InventoryRecord:
+    """The upload in the database (GridFS) with how it was read: once per content and
+    settings. ``StoreError`` when the database is away."""
+    return workspace.store.inventories(workspace.user.id).save(
+        name,
+        data,
+        sheets=inventory.sheets,
+        mapping=inventory.mapping,
+        summary=summary_of(inventory),
+        factors=factors,
+        units=dict(units) if units else None,
+    )
+
+
 def previous_plans(workspace: Workspace, limit: int = 20) -> list[AekoImprovementPlan]:
     """The user's latest plans, for the analysis to build on; none when the database is away."""
     try:
@@ -166,10 +191,14 @@ def analyse(
     planning: PlanInputs | None = None,
     run_id: str | None = None,
     units: Mapping[str, str] | None = None,
+    record: InventoryRecord | None = None,
+    checkpointer: BaseCheckpointSaver | None = None,
 ) -> Iterator[EngineEvent | PlanEnded]:
     """Save the upload (with the user's factor file and unit choices, if any), run the
     inventory flow, save the plan and the usage. ``run_id`` names the run (a new one by
-    default); ``units`` are the units the user chose for ambiguous sheets (``load``'s).
+    default); ``units`` are the units the user chose for ambiguous sheets (``load``'s);
+    ``record`` the upload when it is stored already (a worker's run: the page stored it);
+    ``checkpointer`` makes the run durable on its id (a worker's take-over resumes it).
 
     Yields the engine's events as they happen, then ``PlanEnded``. Raises
     ``DailyCapReachedError`` before anything is spent when today's allowance is gone.
@@ -183,7 +212,8 @@ def analyse(
     try:
         yield from _analysed(
             workspace, name, data, inventory, budget=budget, spending=spending,
-            previous=previous, factors=factors, planning=planning, units=units,
+            previous=previous, factors=factors, planning=planning, units=units, record=record,
+            checkpointer=checkpointer,
         )  # fmt: skip
     except BaseException as error:
         failure = error
@@ -204,21 +234,15 @@ def _analysed(
     factors: FactorFile | None,
     planning: PlanInputs | None,
     units: Mapping[str, str] | None = None,
+    record: InventoryRecord | None = None,
+    checkpointer: BaseCheckpointSaver | None = None,
 ) -> Iterator[EngineEvent | PlanEnded]:
     """``analyse`` once its budget is known, its usage recorded through ``spending``."""
     store, outbox, user_id = workspace.store, workspace.outbox, workspace.user.id
     run_id = spending.run_id
-    record: InventoryRecord | None = None
     try:
-        record = store.inventories(user_id).save(
-            name,
-            data,
-            sheets=inventory.sheets,
-            mapping=inventory.mapping,
-            summary=summary_of(inventory),
-            factors=factors,
-            units=dict(units) if units else None,
-        )
+        if record is None:
+            record = save_upload(workspace, name, data, inventory, factors=factors, units=units)
         spending.inventory_number = record.number
         analyzer = AekoInventoryAnalyzer()
         if previous is not None:
@@ -233,6 +257,7 @@ def _analysed(
             target=planning.target,
             catalogue=planning.catalogue,
             costs=planning.costs,
+            checkpointer=checkpointer,
         ):
             spending.observe(event)
             if isinstance(event, RunFinished):

@@ -30,6 +30,8 @@ class PlanInputs:
     target: Target | None = None
     catalogue: Catalogue | None = None
     costs: Mapping[str, Costs] | None = None
+    # What ``target`` was computed from: a worker computes it again from the same choice.
+    choice: TargetChoice | None = None
 
 
 def default_target(inventory: Inventory, year: int = 2030) -> TargetChoice:
@@ -59,4 +61,5 @@ def plan_inputs(
         target=target_for(inventory, choice) if choice else None,
         catalogue=read_catalogue_csv(catalogue[1], catalogue[0]) if catalogue else None,
         costs=read_costs_csv(costs[1], costs[0]) if costs else None,
+        choice=choice,
     )

@@ -40,6 +40,7 @@ from uuid import uuid4
 from pydantic import ValidationError
 
 from application import chat, inventories
+from application.analysis_request import READING_KEYS, AnalysisRequest
 from application.chat import TurnEnded, TurnStarted
 from application.inventories import FactorFile, PlanEnded
 from application.outbox import Journal, Write
@@ -412,13 +413,19 @@ def shown_to(
     registry = runs_of(workspace)
     if among is None or set(among) - {run.id for run in registry.known()}:
         record_cut_runs(workspace, registry)
-    return registry.shown_to(
+    shown = registry.shown_to(
         workspace.user.id,
         kind,
         subject,
         among=among,
         on_cut=lambda document: _record_cut(workspace, document),
     )
+    for run in shown:
+        # A queued run found after a reload: this page runs it when no worker does, as the
+        # page that enqueued it would have.
+        if isinstance(run, RemoteRun) and run._on_stalled is None and not run.done:
+            run._on_stalled = lambda stalled: _run_here(workspace, stalled["_id"])
+    return shown
 
 
 def record_cut_runs(workspace: Workspace, registry: Runs) -> int:
@@ -564,22 +571,66 @@ def analyse(
 ) -> Run:
     """Start an inventory analysis in a worker (``inventories.analyse``). ``digest`` (the
     upload's SHA-256) is what a page finds it by; ``reopen`` what it needs to show the
-    inventory again after a reload; ``units`` the units the user chose for ambiguous sheets,
-    stored with the upload. ``DailyCapReachedError`` comes out of ``follow``."""
-    run_id = uuid4().hex
-    items = inventories.analyse(
-        workspace, name, data, inventory, previous=previous, factors=factors,
-        planning=planning, run_id=run_id, units=units,
-    )  # fmt: skip
+    inventory again after a reload, and how it was read (``AnalysisRequest.of``);
+    ``units`` the units the user chose for ambiguous sheets, stored with the upload.
+    ``DailyCapReachedError`` comes out of ``follow``."""
     run = Run(
-        id=run_id,
+        id=uuid4().hex,
         user_id=str(workspace.user.id),
         kind="inventory",
         subject=digest,
         title=name,
         reopen=dict(reopen or {}),
     )
+    if workspace.runs_in_worker:
+        queued = _enqueue_analysis(workspace, run, data, inventory, previous=previous,
+                                   factors=factors, planning=planning, units=units)  # fmt: skip
+        if queued is not None:
+            return queued
+    items = inventories.analyse(
+        workspace, name, data, inventory, previous=previous, factors=factors,
+        planning=planning, run_id=run.id, units=units,
+    )  # fmt: skip
     return runs_of(workspace).start(run, items)
+
+
+def _enqueue_analysis(
+    workspace: Workspace,
+    run: Run,
+    data: bytes,
+    inventory: Inventory,
+    *,
+    previous: AekoImprovementPlan | None,
+    factors: FactorFile | None,
+    planning: PlanInputs | None,
+    units: dict[str, str] | None,
+) -> RemoteRun | None:
+    """Store the upload (GridFS: the worker reads it from there, no process keeps it in
+    memory) and leave the analysis to a worker with how the page read it. None when the
+    database is away or a measure file is too large to travel: it runs here."""
+    if not run.reopen.keys() >= READING_KEYS:  # how it was read unknown: read here
+        return None
+    try:
+        record = inventories.save_upload(
+            workspace, run.title, data, inventory, factors=factors, units=units
+        )
+    except StoreError:
+        return None
+    request = AnalysisRequest.of(record.id, run.reopen, planning, previous)
+    if request is None:
+        return None
+    run.reopen.pop("data", None)
+    run.reopen["inventory_id"] = record.id
+    repository = workspace.store.runs(run.user_id)
+    document = {**start_document(run), "request": request.document()}
+    try:
+        repository.enqueue(document)
+    except StoreError:
+        return None
+    queued = {**document, "id_user": workspace.user.id, "status": QUEUED, "delivered": False}
+    remote = remote_run(repository, queued, on_cut=lambda taken: _record_cut(workspace, taken))
+    remote._on_stalled = lambda stalled: _run_here(workspace, stalled["_id"])
+    return remote
 
 
 class _RunJournal:

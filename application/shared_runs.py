@@ -32,7 +32,8 @@ from pydantic import TypeAdapter, ValidationError
 from application.chat import Accepted, TurnEnded, TurnStarted
 from application.inventories import PlanEnded
 from engine import AekoImprovementPlan, AekoSession, EngineEvent
-from engine.dto import AekoMessageResponse
+from engine.actions.model import PlanActions
+from engine.dto import AekoMessageResponse, AekoUsage
 from engine.errors import AekoBudgetExceededError, AekoDeadlineError, AekoError, LocalizedError
 from store.repositories.inventories import InventoryRecord
 from store.repositories.runs import LEASE, QUEUED, RUNNING, RunRepository
@@ -213,9 +214,14 @@ def outcome_document(
             "turn_index": outcome.turn_index,
         }
     else:
+        plan = outcome.plan
         document |= {
-            "plan": outcome.plan.model_dump(mode="json", by_alias=True) if outcome.plan else None,
+            "plan": plan.model_dump(mode="json", by_alias=True) if plan else None,
             "record": asdict(outcome.record) if outcome.record else None,
+            # Beside the plan document, not in it (``AekoImprovementPlan``): a page of another
+            # process shows the computed actions and the cost as the holder's page would.
+            "usage": plan.usage.model_dump(mode="json") if plan else None,
+            "actions": plan.actions.model_dump(mode="json") if plan and plan.actions else None,
         }
     return document
 
@@ -301,10 +307,19 @@ def outcome_from(document: dict[str, Any]) -> TurnEnded | PlanEnded:
         status=status,
         run_id=run_id,
         record=InventoryRecord(**record) if record else None,
-        plan=AekoImprovementPlan.model_validate(plan) if plan else None,
+        plan=_plan_of(outcome) if plan else None,
         error=error,
         saved=bool(outcome.get("saved", True)),
     )
+
+
+def _plan_of(outcome: dict[str, Any]) -> AekoImprovementPlan:
+    plan = AekoImprovementPlan.model_validate(outcome["plan"])
+    if outcome.get("usage"):
+        plan._usage = AekoUsage.model_validate(outcome["usage"])
+    if outcome.get("actions"):
+        plan._actions = PlanActions.model_validate(outcome["actions"])
+    return plan
 
 
 def _waited(document: dict[str, Any]) -> timedelta:

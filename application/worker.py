@@ -15,9 +15,11 @@ agent instead of paying for those again. A run tried ``MAX_ATTEMPTS`` times is r
 Shutdown (SIGTERM, ``stop``) is graceful: no new claims; runs still going after the grace
 period are handed back to the queue, to be resumed by another worker.
 
-Analyses still run in the page process's threads: their inventory is read with the settings
-of the page that shows it (sheets, overrides, added rows, own factors), which a worker would
-need stored with the upload first.
+Analyses are enqueued the same way: the page stores the upload in GridFS first and the run
+document carries how the page read it (``application.analysis_request``: sheets, GWP set,
+methane origin, column overrides, units, rows added from the calculator, the target, the
+measure files, the plan it builds on); the worker reads the upload again from the database,
+so no process keeps it in memory while the analysis runs.
 """
 
 from __future__ import annotations
@@ -28,17 +30,24 @@ import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from application import chat
+from application import chat, inventories
+from application.analysis_request import AnalysisRequest, prepare
 from application.chat import Accepted, TurnEnded, TurnStarted
 from application.checkpoints import forget, saver_for
+from application.inventories import PlanEnded
 from application.outbox import Outbox, journal_for
 from application.shared_runs import Mirror, new_holder
 from application.workspace import Workspace
 from engine import AekoSession, EngineEvent, RunBudget
 from engine.errors import LocalizedError
 from store import Store, StoreError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from langgraph.checkpoint.base import BaseCheckpointSaver
 
 log = logging.getLogger(__name__)
 
@@ -162,13 +171,12 @@ class Worker:
             self.store, user, Outbox(journal_for(self.folder)), self.daily_cost_cap_usd
         )
         mirror = Mirror(repository, run_id, holder=self.holder)
-        outcome: TurnEnded | None = None
+        outcome: TurnEnded | PlanEnded | None = None
         error: BaseException | None = None
         try:
-            accepted = accepted_from(workspace, run_id, document["request"])
             saver = saver_for(self.store)
-            for item in chat.run_accepted(workspace, accepted, checkpointer=saver):
-                if isinstance(item, TurnEnded):
+            for item in _items(workspace, document, saver):
+                if isinstance(item, TurnEnded | PlanEnded):
                     outcome = item
                 elif isinstance(item, EngineEvent):
                     mirror.event(item)
@@ -185,6 +193,25 @@ class Worker:
         mirror.join()
         if outcome is not None:
             _quiet(forget, saver_for(self.store), run_id)
+
+
+def _items(
+    workspace: Workspace, document: dict[str, Any], saver: BaseCheckpointSaver
+) -> Iterator[object]:
+    """The run's engine events and outcome: a chat turn as the page accepted it, or an
+    analysis of the stored upload read as the page read it."""
+    run_id, request = document["_id"], document["request"]
+    if document["kind"] == "chat":
+        accepted = accepted_from(workspace, run_id, request)
+        return chat.run_accepted(workspace, accepted, checkpointer=saver)
+    analysis = AnalysisRequest.from_document(request)
+    prepared = prepare(workspace, analysis)
+    record = workspace.store.inventories(workspace.user.id).get(analysis.inventory_id)
+    return inventories.analyse(
+        workspace, analysis.name, prepared.data, prepared.inventory,
+        previous=prepared.previous, factors=prepared.factors, planning=prepared.planning,
+        run_id=run_id, units=analysis.units, record=record, checkpointer=saver,
+    )  # fmt: skip
 
 
 def _quiet(call: Any, *args: Any) -> Any:

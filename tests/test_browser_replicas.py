@@ -197,3 +197,40 @@ def test_a_worker_killed_mid_run_is_taken_over_by_the_next_and_the_answer_comes_
                 worker.send_signal(signal.SIGTERM)
                 worker.wait(timeout=60)
         next(app, None)
+
+
+def test_an_analysis_asked_on_a_page_is_run_by_a_worker_from_the_stored_upload(
+    replicas, page, tmp_path_factory
+):
+    """The page stores the upload and enqueues; the worker, which never saw the page, reads
+    the file from GridFS with the page's settings and writes the plan the page shows."""
+    _, _, joined = replicas
+    env = {**joined, "AEKO_RUNS": "worker"}
+    app = start_app(tmp_path_factory, "replica-i", env=env)
+    url = next(app)
+    worker = _start_worker(tmp_path_factory, env, "worker-i")
+    try:
+        page.goto(f"{url}/inventory")
+        page.get_by_role("button", name="Usar o inventário de exemplo").click()
+        page.get_by_text("Prontidão para o SBCE").first.wait_for()
+        page.get_by_role("button", name="Analisar e gerar o plano").click()
+        page.get_by_text("Plano salvo.").wait_for(timeout=WAIT_MS * 2)
+        page.get_by_text("Problema definido").first.wait_for()
+        expect(page.get_by_text("Plano salvo.")).to_have_count(1)
+        expect(page.get_by_role("tab", name="Ações")).to_have_count(1)  # computed actions came
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+        [run] = [r for r in _collection(tmp_path_factory, "runs") if r["kind"] == "inventory"]
+        assert run["status"] == "ended" and f"/{worker.pid}/" in run["holder"]
+        assert "data" not in run["reopen"] and run["request"]["inventory_id"]
+        usage = [u for u in _collection(tmp_path_factory, "usage") if u["run_id"] == run["_id"]]
+        assert [u["outcome"] for u in usage] == ["plan"]  # paid once, by the worker
+        [stored] = [i for i in _collection(tmp_path_factory, "inventory")
+                    if str(i["_id"]) == run["request"]["inventory_id"]]  # fmt: skip
+        plans = [p for p in _collection(tmp_path_factory, "improvement_plan")
+                 if p["id_external_inventory"] == stored["number"]]  # fmt: skip
+        assert len(plans) == 1
+    finally:
+        if worker.poll() is None:
+            worker.send_signal(signal.SIGTERM)
+            worker.wait(timeout=60)
+        next(app, None)
