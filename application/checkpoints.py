@@ -39,6 +39,15 @@ docs/performance.md, "Issue #24: LangGraph checkpoints on MongoDB"):
 Against a provider's 1-10 s per agent call that is a few per cent of a run, worth paying for
 runs on a paid model; an offline run costs nothing to redo and needs no checkpointer.
 
+Which runs are durable, then: those a worker runs (``AEKO_RUNS=worker``: chat turns and
+analyses, the deployment of docs/deploy.md, and whatever a page runs for a worker that did
+not come, ``runs._run_here``). A run in a page process without workers (the single-process
+default, on the offline analyst) is not: a second process could only resume it by running
+the same thread while the first may still be alive behind a lost lease, and on the offline
+analyst the checkpoints would cost 3-4x the run they save (the figures above). Such a run,
+cut, is reported cut once with its finished calls counted once, and its question waits to be
+asked again. A deployment on a paid model runs its turns in workers.
+
 A resumed run replays the finished agents' events and counts their calls; what the cut
 agent itself had spent (a call before the cut, or a tool round) is not in the saved state:
 the caller records it from the error's ``usage`` when the run is cut. Two processes must
