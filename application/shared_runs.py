@@ -35,6 +35,7 @@ from engine import AekoImprovementPlan, AekoSession, EngineEvent
 from engine.actions.model import PlanActions
 from engine.dto import AekoMessageResponse, AekoUsage
 from engine.errors import AekoBudgetExceededError, AekoDeadlineError, AekoError, LocalizedError
+from engine.texts import Both, Texts
 from store.repositories.inventories import InventoryRecord
 from store.repositories.runs import LEASE, QUEUED, RUNNING, RunRepository
 
@@ -57,6 +58,15 @@ MAX_BATCH = 200  # events a mirror writes in one round trip at most
 # (a worker not started, crashed, or all of them busy): an answer late, never none.
 QUEUE_PATIENCE = timedelta(seconds=20)
 _EVENTS: TypeAdapter[EngineEvent] = TypeAdapter(EngineEvent)
+_TEXTS = Texts(
+    "application.shared_runs",
+    {
+        "cut": {
+            "pt": "A execução foi interrompida: o processo que a rodava parou.",
+            "en": "The run was cut: the process running it stopped.",
+        },
+    },
+)
 
 
 class Mirror:
@@ -232,9 +242,9 @@ def _error_document(error: BaseException | None) -> dict[str, Any] | None:
     document: dict[str, Any] = {"type": type(error).__name__}
     message = getattr(error, "message", None)
     if callable(message):
-        document |= {"pt": str(message("pt")), "en": str(message("en"))}
+        document |= asdict(Both(str(message("pt")), str(message("en"))))
     else:
-        document |= {"pt": str(error), "en": str(error)}
+        document |= asdict(Both(str(error), str(error)))
     if isinstance(error, AekoBudgetExceededError):
         document |= {"agent": error.agent, "limit": error.limit, "allowed": error.allowed,
                      "used": error.used}  # fmt: skip
@@ -245,7 +255,7 @@ class RemoteError(AekoError, LocalizedError):
     """An error a run held by another process ended with, as its user was to read it."""
 
     def __init__(self, document: dict[str, Any]) -> None:
-        LocalizedError.__init__(self, document.get("pt", ""), document.get("en", ""))
+        LocalizedError.__init__(self, Both(document.get("pt", ""), document.get("en", "")))
         self.kind = document.get("type", "")
 
 
@@ -272,7 +282,7 @@ def turn_started(run_id: str, started: dict[str, Any] | None) -> TurnStarted | N
         run_id=run_id,
         question=started["question"],
         attached=started.get("attached"),
-        attachment_problem=LocalizedError(problem["pt"], problem["en"]) if problem else None,
+        attachment_problem=LocalizedError(Both(problem["pt"], problem["en"])) if problem else None,
     )
 
 
@@ -284,10 +294,7 @@ def outcome_from(document: dict[str, Any]) -> TurnEnded | PlanEnded:
     error = error_from(outcome.get("error"))
     if document["status"] == "interrupted":
         status = "failed"
-        error = LocalizedError(
-            "A execução foi interrompida: o processo que a rodava parou.",
-            "The run was cut: the process running it stopped.",
-        )
+        error = LocalizedError(_TEXTS.both("cut"))
     if kind == "chat":
         started = document.get("started") or {}
         session = outcome.get("session") or started.get("session")
