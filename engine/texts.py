@@ -15,6 +15,7 @@ Python that a catalogue could be generated from when one comes.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from string import Formatter
@@ -70,9 +71,13 @@ class Texts(Mapping[str, Mapping[str, str]]):
     **values)`` writes it in both languages (what an error carries)."""
 
     def __init__(self, name: str, table: Mapping[str, Mapping[str, str]]) -> None:
-        if name in _REGISTRY:
-            raise ValueError(f"a text table named {name!r} exists already")
-        self.name = name
+        # The module declaring it: the same module imported again (Streamlit's watcher
+        # reloads an edited file) replaces its table; another module may not take the name.
+        owner = sys._getframe(1).f_globals.get("__name__", "")
+        known = _REGISTRY.get(name)
+        if known is not None and known.owner != owner:
+            raise ValueError(f"a text table named {name!r} exists already ({known.owner})")
+        self.name, self.owner = name, owner
         self._table = {key: dict(value) for key, value in table.items()}
         _REGISTRY[name] = self
 
