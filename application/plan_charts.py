@@ -31,6 +31,7 @@ from altair.utils.data import to_values
 
 from engine.actions.model import Action, PlanActions
 from engine.formatting import number
+from engine.texts import Texts, lang_of
 
 __all__ = [
     "MaccScale",
@@ -49,10 +50,16 @@ __all__ = [
 
 # d3-format number locales, set per chart with Vega's ``config.locale`` (the same ones the
 # inventory charts use in components.charts; the application layer cannot import those).
-_NUMBER_LOCALES: dict[str, dict[str, Any]] = {
-    "pt": {"decimal": ",", "thousands": ".", "grouping": [3], "currency": ["R$", ""]},
-    "en": {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["$", ""]},
-}
+
+
+def number_locale(lang: str) -> dict[str, Any]:
+    """d3's number notation (what Vega-Lite formats axes and labels with) of ``lang``: the
+    marks Babel writes for the same locale, so a chart and the text beside it agree."""
+    pt = lang_of(lang) == "pt"
+    return {"decimal": "," if pt else ".", "thousands": "." if pt else ",", "grouping": [3],
+            "currency": ["R$" if pt else "$", ""]}  # fmt: skip
+
+
 _WIDTH, _HEIGHT = 640, 320
 _MACC_HEIGHT = 300  # px, the plot area alone: the bar names sit above it
 # The plot keeps its height whatever the title, legend and names around it take: Streamlit's
@@ -77,52 +84,49 @@ _SUBTITLE_LINE = 80  # characters: the unknown-cost names wrap under the title
 _FONT_DIR = Path(__file__).parent / "exports" / "fonts"
 _PNG_FONT = "DejaVu Sans"
 
-_WORDS: dict[str, dict[str, str]] = {
-    "pt": {
-        "macc_title": "Curva de custo marginal de abatimento (MACC)",
-        "macc_x": "Redução acumulada (t CO2e/ano, média)",
-        "macc_y": "R$/t CO2e",
-        "off_scale": "(fora da escala)",
-        "clipped_note": "▼▲ Barra cortada no limite do eixo: o custo real está ao lado dela.",
-        "measure": "Medida",
-        "replaces": "Substitui",
-        "reduction": "Redução (t CO2e/ano)",
-        "cost": "Custo (R$/t CO2e)",
-        "saving": "Economia (custo negativo)",
-        "paid": "Custo positivo",
-        "unknown": "Custo desconhecido",
-        "none_drawn": "Nenhuma ação com custo conhecido",
-        "path_title": "Meta e trajetória",
-        "year": "Ano",
-        "series": "Série",
-        "allowed": "Trajetória da meta",
-        "expected": "Esperado com as ações (redução média)",
-        "expected_low": "Esperado com as ações (redução baixa)",
-        "reported": "Reportado",
+_TEXTS = Texts(
+    "application.plan_charts",
+    {
+        "macc_title": {
+            "pt": "Curva de custo marginal de abatimento (MACC)",
+            "en": "Marginal abatement cost curve (MACC)",
+        },
+        "macc_x": {
+            "pt": "Redução acumulada (t CO2e/ano, média)",
+            "en": "Cumulative reduction (t CO2e/yr, mid)",
+        },
+        "macc_y": {"pt": "R$/t CO2e", "en": "R$/t CO2e"},
+        "off_scale": {"pt": "(fora da escala)", "en": "(off the scale)"},
+        "clipped_note": {
+            "pt": "▼▲ Barra cortada no limite do eixo: o custo real está ao lado dela.",
+            "en": "▼▲ Bar cut at the axis' edge: its true cost is written beside it.",
+        },
+        "measure": {"pt": "Medida", "en": "Measure"},
+        "replaces": {"pt": "Substitui", "en": "Replaces"},
+        "reduction": {"pt": "Redução (t CO2e/ano)", "en": "Reduction (t CO2e/yr)"},
+        "cost": {"pt": "Custo (R$/t CO2e)", "en": "Cost (R$/t CO2e)"},
+        "saving": {"pt": "Economia (custo negativo)", "en": "Saving (negative cost)"},
+        "paid": {"pt": "Custo positivo", "en": "Positive cost"},
+        "unknown": {"pt": "Custo desconhecido", "en": "Cost unknown"},
+        "none_drawn": {
+            "pt": "Nenhuma ação com custo conhecido",
+            "en": "No action with a known cost",
+        },
+        "path_title": {"pt": "Meta e trajetória", "en": "Target and trajectory"},
+        "year": {"pt": "Ano", "en": "Year"},
+        "series": {"pt": "Série", "en": "Series"},
+        "allowed": {"pt": "Trajetória da meta", "en": "Target path"},
+        "expected": {
+            "pt": "Esperado com as ações (redução média)",
+            "en": "Expected with the actions (mid reduction)",
+        },
+        "expected_low": {
+            "pt": "Esperado com as ações (redução baixa)",
+            "en": "Expected with the actions (low reduction)",
+        },
+        "reported": {"pt": "Reportado", "en": "Reported"},
     },
-    "en": {
-        "macc_title": "Marginal abatement cost curve (MACC)",
-        "macc_x": "Cumulative reduction (t CO2e/yr, mid)",
-        "macc_y": "R$/t CO2e",
-        "off_scale": "(off the scale)",
-        "clipped_note": "▼▲ Bar cut at the axis' edge: its true cost is written beside it.",
-        "measure": "Measure",
-        "replaces": "Replaces",
-        "reduction": "Reduction (t CO2e/yr)",
-        "cost": "Cost (R$/t CO2e)",
-        "saving": "Saving (negative cost)",
-        "paid": "Positive cost",
-        "unknown": "Cost unknown",
-        "none_drawn": "No action with a known cost",
-        "path_title": "Target and trajectory",
-        "year": "Year",
-        "series": "Series",
-        "allowed": "Target path",
-        "expected": "Expected with the actions (mid reduction)",
-        "expected_low": "Expected with the actions (low reduction)",
-        "reported": "Reported",
-    },
-}
+)
 
 
 def _lang(lang: str) -> str:
@@ -189,7 +193,6 @@ def macc_chart(plan_actions: PlanActions, lang: str = "pt") -> alt.LayerChart:
     (``macc_scale``): a far outlier's bar is cut at the edge, marked with a triangle and its
     true cost written beside it. The unknown-cost actions are named under the title."""
     code = _lang(lang)
-    words = _WORDS[code]
     rows = macc_data(plan_actions)
     scale = macc_scale([row["cost"] for row in rows])
     total = rows[-1]["x1"] if rows else 0.0
@@ -211,31 +214,31 @@ def macc_chart(plan_actions: PlanActions, lang: str = "pt") -> alt.LayerChart:
                 "end": end,
                 "top": max(end, 0.0),
                 "cost": cost,
-                "kind": words["saving"] if cost < 0 else words["paid"],
+                "kind": _TEXTS("saving", code) if cost < 0 else _TEXTS("paid", code),
                 "reduction": f"{number(row['low'], lang=code)} – {number(row['high'], lang=code)}",
                 "cost_text": number(cost, lang=code),
                 "label": f"{short_name(measure_name_of(row, code))} · {cost_text}",
                 "label_x": label_x,
                 "clipped": clipped,
-                "true_cost": f"{cost_text} {words['off_scale']}" if clipped else "",
+                "true_cost": f"{cost_text} {_TEXTS('off_scale', code)}" if clipped else "",
             }
         )
     unknown = [measure_name(a, code) for a in macc_unknown(plan_actions)]
-    subtitle = _wrap(f"{words['unknown']}: {'; '.join(unknown)}.") if unknown else []
+    subtitle = _wrap(f"{_TEXTS('unknown', code)}: {'; '.join(unknown)}.") if unknown else []
     if not rows:
-        subtitle = [f"{words['none_drawn']}.", *subtitle]
+        subtitle = [f"{_TEXTS('none_drawn', code)}.", *subtitle]
     if any(bar["clipped"] for bar in bars):
-        subtitle.append(words["clipped_note"])
+        subtitle.append(_TEXTS("clipped_note", code))
     data = alt.InlineData(values=bars)
     x_scale = alt.Scale(domain=[0.0, total or 1.0], nice=False, zero=True)
     y_scale = alt.Scale(domain=list(scale.domain), nice=False, zero=True)
-    x = alt.X("x0:Q", title=words["macc_x"], axis=alt.Axis(format=",.0f"), scale=x_scale)
-    y = alt.Y("zero:Q", title=words["macc_y"], axis=alt.Axis(format=",.0f"), scale=y_scale)
+    x = alt.X("x0:Q", title=_TEXTS("macc_x", code), axis=alt.Axis(format=",.0f"), scale=x_scale)
+    y = alt.Y("zero:Q", title=_TEXTS("macc_y", code), axis=alt.Axis(format=",.0f"), scale=y_scale)
     tooltip = [
-        alt.Tooltip("measure:N", title=words["measure"]),
-        alt.Tooltip("source:N", title=words["replaces"]),
-        alt.Tooltip("reduction:N", title=words["reduction"]),
-        alt.Tooltip("cost_text:N", title=words["cost"]),
+        alt.Tooltip("measure:N", title=_TEXTS("measure", code)),
+        alt.Tooltip("source:N", title=_TEXTS("replaces", code)),
+        alt.Tooltip("reduction:N", title=_TEXTS("reduction", code)),
+        alt.Tooltip("cost_text:N", title=_TEXTS("cost", code)),
     ]
     base = alt.Chart(data)
     rects = base.mark_rect(stroke="white", strokeWidth=0.5).encode(
@@ -246,7 +249,9 @@ def macc_chart(plan_actions: PlanActions, lang: str = "pt") -> alt.LayerChart:
         color=alt.Color(
             "kind:N",
             title=None,
-            scale=alt.Scale(domain=[words["saving"], words["paid"]], range=[_SAVING, _COST]),
+            scale=alt.Scale(
+                domain=[_TEXTS("saving", code), _TEXTS("paid", code)], range=[_SAVING, _COST]
+            ),
             legend=alt.Legend(orient="bottom"),
         ),
         tooltip=tooltip,
@@ -296,7 +301,7 @@ def macc_chart(plan_actions: PlanActions, lang: str = "pt") -> alt.LayerChart:
     ]
     chart = alt.layer(
         rects, zero_line, column, elbow, names, marks, *true_costs,
-        title=alt.TitleParams(words["macc_title"], subtitle=subtitle),
+        title=alt.TitleParams(_TEXTS("macc_title", code), subtitle=subtitle),
     ).properties(width=_WIDTH, height=_MACC_HEIGHT, autosize=_AUTOSIZE)  # fmt: skip
     return _localized(chart, code)
 
@@ -405,20 +410,20 @@ def path_data(plan_actions: PlanActions, lang: str = "pt") -> pd.DataFrame:
     """Long form (year, tco2e, series): the allowed path, the expected emissions (mid and
     low reductions) and the reported points (the path's actuals, the base year's and the
     inventory year's emissions), one reported value per year."""
-    words = _WORDS[_lang(lang)]
+    code = _lang(lang)
     rows: list[dict[str, Any]] = []
     for point in sorted(plan_actions.path, key=lambda p: p.year):
         rows += [
-            {"year": point.year, "tco2e": point.allowed_tco2e, "series": words["allowed"]},
-            {"year": point.year, "tco2e": point.expected_tco2e, "series": words["expected"]},
+            {"year": point.year, "tco2e": point.allowed_tco2e, "series": _TEXTS("allowed", code)},
+            {"year": point.year, "tco2e": point.expected_tco2e, "series": _TEXTS("expected", code)},
             {
                 "year": point.year,
                 "tco2e": point.expected_low_tco2e,
-                "series": words["expected_low"],
+                "series": _TEXTS("expected_low", code),
             },
         ]
     for year, value in sorted(_reported(plan_actions).items()):
-        rows.append({"year": year, "tco2e": value, "series": words["reported"]})
+        rows.append({"year": year, "tco2e": value, "series": _TEXTS("reported", code)})
     return pd.DataFrame(rows, columns=["year", "tco2e", "series"])
 
 
@@ -439,9 +444,9 @@ def path_chart(plan_actions: PlanActions, lang: str = "pt") -> alt.LayerChart:
     """The target path (dashed), the expected emissions with the actions (mid, and low as a
     dotted line) and the reported history as points, in t CO2e per year."""
     code = _lang(lang)
-    words = _WORDS[code]
     frame = path_data(plan_actions, code)
-    order = [words["allowed"], words["expected"], words["expected_low"], words["reported"]]
+    order = [_TEXTS(series, code) for series in ("allowed", "expected", "expected_low", "reported")]
+    allowed, expected, expected_low, reported = order
     color = alt.Color(
         "series:N",
         title=None,
@@ -450,27 +455,25 @@ def path_chart(plan_actions: PlanActions, lang: str = "pt") -> alt.LayerChart:
     )
     x = alt.X(
         "year:Q",
-        title=words["year"],
+        title=_TEXTS("year", code),
         axis=alt.Axis(format="d", tickMinStep=1),
         scale=alt.Scale(zero=False, nice=False),
     )
     y = alt.Y("tco2e:Q", title="t CO2e", axis=alt.Axis(format=",.0f"))
     tooltip = [
-        alt.Tooltip("series:N", title=words["series"]),
-        alt.Tooltip("year:Q", title=words["year"], format="d"),
+        alt.Tooltip("series:N", title=_TEXTS("series", code)),
+        alt.Tooltip("year:Q", title=_TEXTS("year", code), format="d"),
         alt.Tooltip("tco2e:Q", title="t CO2e", format=",.1f"),
     ]
     data = alt.InlineData(values=to_values(frame)["values"])
     base = alt.Chart(data).encode(x=x, y=y, color=color, tooltip=tooltip)
-    dashes = {words["allowed"]: [6, 4], words["expected"]: [1, 0], words["expected_low"]: [2, 3]}
+    dashes = {allowed: [6, 4], expected: [1, 0], expected_low: [2, 3]}
     lines = [
         base.transform_filter(alt.datum.series == name).mark_line(strokeDash=dash, strokeWidth=2)
         for name, dash in dashes.items()
     ]
-    points = base.transform_filter(alt.datum.series == words["reported"]).mark_point(
-        filled=True, size=70
-    )
-    chart = alt.layer(*lines, points, title=words["path_title"]).properties(
+    points = base.transform_filter(alt.datum.series == reported).mark_point(filled=True, size=70)
+    chart = alt.layer(*lines, points, title=_TEXTS("path_title", code)).properties(
         width=_WIDTH, height=_HEIGHT, autosize=_AUTOSIZE
     )
     return _localized(chart, code)
@@ -482,7 +485,7 @@ def path_chart(plan_actions: PlanActions, lang: str = "pt") -> alt.LayerChart:
 
 
 def _localized(chart: Any, lang: str) -> Any:
-    return chart.configure(locale={"number": _NUMBER_LOCALES[_lang(lang)]})
+    return chart.configure(locale={"number": number_locale(lang)})
 
 
 def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:

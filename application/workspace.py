@@ -39,6 +39,7 @@ from engine.dto import AekoModelCall, AekoUsage
 from engine.errors import AekoModelError, LocalizedError
 from engine.events import AgentFinished
 from engine.pricing import usage_cap_cost
+from engine.texts import Texts
 from store import Store, StoreError
 from store.repositories.spending import CapReached, DaySpending, day_key
 
@@ -134,15 +135,35 @@ class Workspace:
         return day.committed_usd + sum(c for rid, c in waiting.items() if not day.knows(rid))
 
 
+_TEXTS = Texts(
+    "application.workspace",
+    {
+        "cap_reached": {
+            "pt": "O limite diário de custo (US$ {cap:.2f}) foi atingido: novas perguntas "
+            "amanhã, ou peça para ampliar o limite.",
+            "en": "The daily cost cap (US$ {cap:.2f}) has been reached: ask again tomorrow, or "
+            "have the cap raised.",
+        },
+        "cap_held": {
+            "pt": "O que resta do limite diário de custo (US$ {cap:.2f}) está reservado para "
+            "execuções em andamento: tente de novo quando uma delas terminar.",
+            "en": "What is left of the daily cost cap (US$ {cap:.2f}) is held by runs in "
+            "progress: try again once one of them ends.",
+        },
+        "cap_unverified": {
+            "pt": "Não foi possível conferir o gasto de hoje contra o limite diário "
+            "(US$ {cap:.2f}): o banco de dados não responde. Tente de novo quando ele voltar.",
+            "en": "Today's spending could not be checked against the daily cap (US$ {cap:.2f}): "
+            "the database does not answer. Try again once it is back.",
+        },
+    },
+)
+
+
 class DailyCapReachedError(LocalizedError):
     def __init__(self, cap: float) -> None:
         self.cap = cap
-        super().__init__(
-            f"O limite diário de custo (US$ {cap:.2f}) foi atingido: novas perguntas amanhã, "
-            "ou peça para ampliar o limite.",
-            f"The daily cost cap (US$ {cap:.2f}) has been reached: ask again tomorrow, or "
-            "have the cap raised.",
-        )
+        super().__init__(_TEXTS.both("cap_reached", cap=cap))
 
 
 class DailyCapHeldError(DailyCapReachedError):
@@ -150,13 +171,7 @@ class DailyCapHeldError(DailyCapReachedError):
     one, another app process): a new run waits until one of them ends."""
 
     def __init__(self, cap: float) -> None:
-        LocalizedError.__init__(
-            self,
-            f"O que resta do limite diário de custo (US$ {cap:.2f}) está reservado para "
-            "execuções em andamento: tente de novo quando uma delas terminar.",
-            f"What is left of the daily cost cap (US$ {cap:.2f}) is held by runs in "
-            "progress: try again once one of them ends.",
-        )
+        LocalizedError.__init__(self, _TEXTS.both("cap_held", cap=cap))
         self.cap = cap
 
 
@@ -165,13 +180,7 @@ class DailyCapUnverifiedError(DailyCapReachedError):
     be checked, so no run starts (a cap read as 0 would be no cap)."""
 
     def __init__(self, cap: float) -> None:
-        LocalizedError.__init__(
-            self,
-            f"Não foi possível conferir o gasto de hoje contra o limite diário (US$ {cap:.2f}): "
-            "o banco de dados não responde. Tente de novo quando ele voltar.",
-            f"Today's spending could not be checked against the daily cap (US$ {cap:.2f}): "
-            "the database does not answer. Try again once it is back.",
-        )
+        LocalizedError.__init__(self, _TEXTS.both("cap_unverified", cap=cap))
         self.cap = cap
 
 

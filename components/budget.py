@@ -3,17 +3,11 @@ explained in the user's words."""
 
 from __future__ import annotations
 
-from components.i18n import t
+from components.i18n import TEXTS
 from engine import AekoBudgetExceededError, AekoModelError, formatting
 from engine.errors import AekoDeadlineError
 from store.repositories import UsageTotals
 
-_LIMIT_LABELS = {
-    "model_calls": ("chamadas ao modelo", "model calls"),
-    "tokens": ("tokens", "tokens"),
-    "cost_usd": ("custo (US$)", "cost (US$)"),
-    "deadline_s": ("tempo (s)", "time (s)"),
-}
 # Counts are whole (1.500.000 tokens, never 1.5e+06); a cost has its cents' cents.
 _LIMIT_DECIMALS = {"cost_usd": 4, "deadline_s": 1}
 
@@ -21,11 +15,13 @@ _LIMIT_DECIMALS = {"cost_usd": 4, "deadline_s": 1}
 def explain_budget_error(error: AekoBudgetExceededError, language: str) -> str:
     if isinstance(error, AekoDeadlineError):
         return error.message(language)
-    pt, en = _LIMIT_LABELS.get(error.limit, (error.limit, error.limit))
+    named = f"budget_{error.limit}"  # a limit the table does not name reads as its id
+    limit = TEXTS(named, language) if named in TEXTS else error.limit
     decimals = _LIMIT_DECIMALS.get(error.limit, 0)
-    return t(
+    return TEXTS(
         "budget_exceeded",
-        limit=pt if language == "pt" else en,
+        language,
+        limit=limit,
         used=formatting.number(error.used, decimals, language),
         allowed=formatting.number(error.allowed, decimals, language),
     )
@@ -39,20 +35,16 @@ def explain_model_error(error: AekoModelError, language: str) -> str:
 def spent_text(totals: UsageTotals, language: str) -> str:
     """What runs cost, never a bare US$ 0 for runs whose price is unknown: those are named,
     with the conservative estimate the daily cap counts for them."""
-    pt = language == "pt"
     known = f"US$ {formatting.number(totals.cost_usd, 4, language)}"
     if not totals.estimated:
         return known
     runs = totals.unknown_cost_runs
     estimate = f"US$ {formatting.number(totals.cap_cost_usd, 4, language)}"
     if totals.cost_usd == 0 and runs == totals.runs:
-        return (
-            f"custo desconhecido (estimativa conservadora: até {estimate})"
-            if pt
-            else f"unknown cost (conservative estimate: up to {estimate})"
-        )
-    if pt:
-        counted = "1 execução" if runs == 1 else f"{formatting.number(runs, 0, language)} execuções"
-        return f"{known} + {counted} de preço desconhecido (estimativa: até {estimate})"
-    counted = "1 run" if runs == 1 else f"{formatting.number(runs, 0, language)} runs"
-    return f"{known} + {counted} of unknown price (estimate: up to {estimate})"
+        return TEXTS("spent_unknown", language, estimate=estimate)
+    counted = (
+        TEXTS("spent_runs_one", language)
+        if runs == 1
+        else TEXTS("spent_runs", language, n=formatting.number(runs, 0, language))
+    )
+    return TEXTS("spent_partly_unknown", language, known=known, runs=counted, estimate=estimate)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from application.plan_charts import number_locale
 from components.i18n import TEXTS
 from engine.inventory import Inventory
 from engine.inventory.analytics import UNKNOWN
@@ -13,24 +14,11 @@ from engine.inventory.analytics import UNKNOWN
 _LABEL_LIMIT = 220
 _PARETO_LABEL_LIMIT = 520  # pixels: the Pareto is drawn across the page
 _LINE = "#d95f02"  # the cumulative share, apart from the bars' blue
+
+
 # d3-format number locales (https://github.com/d3/d3-format/tree/main/locale), set per view
 # with Vega's ``config.locale``: axes and tooltips read 1.234,5 in Portuguese. (vega-embed's
 # ``formatLocale`` option is global and Streamlit drops it from ``usermeta.embedOptions``.)
-_NUMBER_LOCALES = {
-    "pt": {"decimal": ",", "thousands": ".", "grouping": [3], "currency": ["R$", ""]},
-    "en": {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["$", ""]},
-}
-
-
-def _text(key: str, lang: str, **values: object) -> str:
-    text = TEXTS[key]["en" if lang == "en" else "pt"]
-    return text.format(**values) if values else text
-
-
-def number_locale(lang: str) -> dict:
-    return _NUMBER_LOCALES["en" if lang == "en" else "pt"]
-
-
 def _localized(chart: alt.Chart | alt.LayerChart, lang: str) -> alt.Chart | alt.LayerChart:
     return chart.configure(locale={"number": number_locale(lang)})
 
@@ -42,20 +30,20 @@ def scope_label(scope: object, lang: str = "pt") -> object:
         return scope
     value = str(scope).strip()
     if value == UNKNOWN:
-        return _text("chart_unknown", lang)
-    return _text("scope_label", lang, scope=value) if value in {"1", "2", "3"} else scope
+        return TEXTS("chart_unknown", lang)
+    return TEXTS("scope_label", lang, scope=value) if value in {"1", "2", "3"} else scope
 
 
 def value_label(value: object, lang: str) -> str:
     """A label as the charts show it: a blank of the workbook in the interface language."""
-    return _text("chart_unknown", lang) if str(value) == UNKNOWN else str(value)
+    return TEXTS("chart_unknown", lang) if str(value) == UNKNOWN else str(value)
 
 
 def _values(totals: pd.DataFrame, field: str, lang: str) -> pd.Series:
     values = totals[field]
     if field == "scope":
         return values.map(
-            lambda s: _text("inv_scope2_location", lang) if str(s) == "2" else scope_label(s, lang)
+            lambda s: TEXTS("inv_scope2_location", lang) if str(s) == "2" else scope_label(s, lang)
         )
     return values.map(lambda value: value_label(value, lang))
 
@@ -74,7 +62,7 @@ def _bars(totals: pd.DataFrame, field: str, title: str, lang: str) -> alt.LayerC
     data = totals.head(12).copy()
     data["value"] = _values(data, field, lang).astype(str)
     data = data[["value", "tco2e", "share"]]
-    field_title = _text(f"field_{field}", lang) if f"field_{field}" in TEXTS else field
+    field_title = TEXTS(f"field_{field}", lang) if f"field_{field}" in TEXTS else field
     base = alt.Chart(data).encode(
         y=alt.Y("value:N", sort="-x", title=None, axis=alt.Axis(labelLimit=_LABEL_LIMIT)),
         x=alt.X("tco2e:Q", title="t CO2e", scale=_room_for_labels(data["tco2e"])),
@@ -127,7 +115,7 @@ def pareto_data(inventory: Inventory, top: int = 15, lang: str = "pt") -> pd.Dat
     grouped["share"] = grouped["tco2e"] / total if total else 0.0
     grouped["cumulative_share"] = grouped["share"].cumsum()
     grouped = grouped.head(top).reset_index(drop=True)
-    unknown = _text("chart_unknown", lang)
+    unknown = TEXTS("chart_unknown", lang)
     # The fuel is named only where one source at one facility burns several.
     several = grouped.duplicated(["facility", "source"], keep=False)
     full, short = [], []
@@ -155,13 +143,13 @@ def pareto(inventory: Inventory, title: str, top: int = 15, lang: str = "pt") ->
     base = alt.Chart(data).encode(
         y=alt.Y("label:N", sort=None, title=None, axis=alt.Axis(labelLimit=_PARETO_LABEL_LIMIT)),
         tooltip=[
-            alt.Tooltip("rank:O", title=_text("chart_rank", lang)),
-            alt.Tooltip("facility:N", title=_text("field_facility", lang)),
-            alt.Tooltip("source:N", title=_text("field_source", lang)),
-            alt.Tooltip("fuel:N", title=_text("field_fuel", lang)),
-            alt.Tooltip("gases:N", title=_text("field_gas", lang)),
+            alt.Tooltip("rank:O", title=TEXTS("chart_rank", lang)),
+            alt.Tooltip("facility:N", title=TEXTS("field_facility", lang)),
+            alt.Tooltip("source:N", title=TEXTS("field_source", lang)),
+            alt.Tooltip("fuel:N", title=TEXTS("field_fuel", lang)),
+            alt.Tooltip("gases:N", title=TEXTS("field_gas", lang)),
             alt.Tooltip("tco2e:Q", title="t CO2e", format=_VALUE_FORMAT),
-            alt.Tooltip("cumulative_share:Q", title=_text("chart_cumulative", lang), format=".1%"),
+            alt.Tooltip("cumulative_share:Q", title=TEXTS("chart_cumulative", lang), format=".1%"),
         ],
     )
     values = alt.X("tco2e:Q", title="t CO2e", scale=_room_for_labels(data["tco2e"]))
@@ -172,7 +160,7 @@ def pareto(inventory: Inventory, title: str, top: int = 15, lang: str = "pt") ->
     line = base.mark_line(point=alt.OverlayMarkDef(color=_LINE), color=_LINE).encode(
         x=alt.X(
             "cumulative_share:Q",
-            title=_text("chart_cumulative", lang),
+            title=TEXTS("chart_cumulative", lang),
             axis=alt.Axis(format="%", orient="top"),
             scale=alt.Scale(domain=[0, 1]),
         )
@@ -185,14 +173,14 @@ def pareto(inventory: Inventory, title: str, top: int = 15, lang: str = "pt") ->
 def evolution(inventory: Inventory, title: str, lang: str = "pt") -> alt.LayerChart:
     """t CO2e per year (location-based Scope 2, memo items apart), the change in the tooltip."""
     data = inventory.year_over_year().copy()
-    year = _text("chart_year", lang)
+    year = TEXTS("chart_year", lang)
     base = alt.Chart(data).encode(
         x=alt.X("year:O", title=year, axis=alt.Axis(labelAngle=0)),
         y=alt.Y("tco2e:Q", title="t CO2e", scale=_room_for_labels(data["tco2e"])),
         tooltip=[
             alt.Tooltip("year:O", title=year),
             alt.Tooltip("tco2e:Q", title="t CO2e", format=_VALUE_FORMAT),
-            alt.Tooltip("change_pct:Q", title=_text("chart_change", lang), format="+.1%"),
+            alt.Tooltip("change_pct:Q", title=TEXTS("chart_change", lang), format="+.1%"),
         ],
     )
     labels = base.mark_text(baseline="bottom", dy=-3).encode(

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from components.i18n import language, t, tn
+from components.i18n import TEXTS, language, t, tn
 from store.config import StoreConfig, describe_target
 from store.embedded import start_in_background
 from store.errors import StoreError
@@ -24,7 +24,8 @@ def begin_opening(config: StoreConfig) -> None:
         start_in_background(config.data_dir)
 
 
-@st.cache_resource(show_spinner="Iniciando o banco de dados… / Starting the database…")
+# Drawn before any session has a language (the cache is the process's): said in both.
+@st.cache_resource(show_spinner=f"{TEXTS('db_starting', 'pt')} / {TEXTS('db_starting', 'en')}")
 def _connect(config: StoreConfig) -> Store:
     from store import connect  # the client, its repositories and the engine's DTOs
 
@@ -32,10 +33,6 @@ def _connect(config: StoreConfig) -> Store:
 
 
 _RESTARTS_SEEN = "aeko_db_restarts_seen"
-_RESTARTED = {
-    "pt": "O banco embutido foi reiniciado (o processo tinha parado ou travado); nada se perdeu.",
-    "en": "The embedded database was restarted (its process had died or hung); nothing was lost.",
-}
 
 
 def open_store(config: StoreConfig) -> Store | None:
@@ -91,5 +88,5 @@ def _restarted(store: Store | None) -> None:
     seen = st.session_state.setdefault(_RESTARTS_SEEN, restarts)
     if restarts > seen:
         st.session_state[_RESTARTS_SEEN] = restarts
-        st.toast(_RESTARTED[language()], icon=":material/restart_alt:")
-        st.caption(":material/restart_alt: " + _RESTARTED[language()])
+        st.toast(t("db_restarted"), icon=":material/restart_alt:")
+        st.caption(":material/restart_alt: " + t("db_restarted"))

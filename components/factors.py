@@ -48,9 +48,9 @@ def validity_text(period: str, lang: str | None = None) -> str:
     if lang == "pt":
         period = _DATE.sub(lambda m: f"{m[3]}/{m[2]}/{m[1]}", period)
     if period.endswith("–"):
-        return TEXTS["fac_since"][lang].format(start=period.removesuffix("–").strip())
+        return TEXTS("fac_since", lang, start=period.removesuffix("–").strip())
     if period.startswith("–"):
-        return TEXTS["fac_until"][lang].format(end=period.removeprefix("–").strip())
+        return TEXTS("fac_until", lang, end=period.removeprefix("–").strip())
     return period
 
 

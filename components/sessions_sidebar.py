@@ -7,7 +7,7 @@ import streamlit as st
 from application import history
 from application.safe_text import sanitize
 from application.workspace import Workspace
-from components.i18n import language, t
+from components.i18n import t
 from store import StoreError
 
 SESSION_PARAM = "session"
@@ -55,17 +55,11 @@ def sessions_sidebar(workspace: Workspace, current: str | None) -> None:
                     st.rerun()
 
 
-_LIST_UNAVAILABLE = {
-    "pt": "A lista de conversas não carregou (banco de dados indisponível); o chat segue.",
-    "en": "The conversation list did not load (database unavailable); the chat goes on.",
-}
-
-
 def _recent(workspace: Workspace) -> list:
     """The recent conversations; none, with a word, when the database does not answer: the
     page (the open conversation, the chat input) goes on without the list."""
     try:
         return list(history.recent_conversations(workspace))
     except StoreError:
-        st.caption(":material/database_off: " + _LIST_UNAVAILABLE[language()])
+        st.caption(":material/database_off: " + t("sessions_unavailable"))
         return []

@@ -25,15 +25,6 @@ context = current()
 st.title(t("hist_title"))
 workspace = require_workspace(context)
 _PAGES = {"sessions": "history-page-sessions", "plans": "history-page-plans"}
-_WORDS = {
-    "newer": {"pt": "Mais recentes", "en": "Newer"},
-    "older": {"pt": "Mais antigos", "en": "Older"},
-    "page": {"pt": "Página {n}", "en": "Page {n}"},
-}
-
-
-def _word(name: str, **values: object) -> str:
-    return _WORDS[name][language() if language() in ("pt", "en") else "pt"].format(**values)
 
 
 def _first_pages() -> None:
@@ -58,14 +49,14 @@ def _pager(which: str, page: history.Page) -> None:
     newer, number, older = st.columns([1, 1, 1], vertical_alignment="center")
     with newer:
         st.button(
-            _word("newer"), key=f"{which}-newer", icon=":material/chevron_left:",
+            t("hist_newer"), key=f"{which}-newer", icon=":material/chevron_left:",
             disabled=page.number == 0, on_click=_turn_to, args=(which, page.number - 1),
         )  # fmt: skip
     with number:
-        st.caption(_word("page", n=page.number + 1))
+        st.caption(t("hist_page", n=page.number + 1))
     with older:
         st.button(
-            _word("older"), key=f"{which}-older", icon=":material/chevron_right:",
+            t("hist_older"), key=f"{which}-older", icon=":material/chevron_right:",
             disabled=not page.has_more, on_click=_turn_to, args=(which, page.number + 1),
         )  # fmt: skip
 

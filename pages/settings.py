@@ -10,7 +10,16 @@ from components.auth import identity
 from components.context import current, require_workspace
 from components.database import database_where
 from components.gwp_default import forget_reading_choice
-from components.i18n import LANGUAGES, date_format, day_format, language, number, set_language, t
+from components.i18n import (
+    LANGUAGES,
+    date_format,
+    day_format,
+    language,
+    language_name,
+    number,
+    set_language,
+    t,
+)
 from components.trail import model_display_name
 from engine.inventory import GWP_SETS
 from store import StoreError
@@ -22,7 +31,7 @@ choice = st.radio(
     t("set_language"),
     list(LANGUAGES),
     index=list(LANGUAGES).index(language()),
-    format_func=LANGUAGES.get,
+    format_func=language_name,
     horizontal=True,
 )
 if choice != language():

@@ -31,6 +31,7 @@ from application.plan_charts import (
 from application.safe_text import sanitize
 from engine.actions.model import Action, PlanActions, RowRef
 from engine.formatting import number
+from engine.texts import Texts
 
 __all__ = [
     "ActionSection",
@@ -46,40 +47,43 @@ log = logging.getLogger(__name__)
 
 ChartKind = Literal["macc", "path"]
 
-_WORDS: dict[Lang, dict[str, str]] = {
-    "pt": {
-        "actions": "Ações",
-        "macc": "Curva de custo marginal de abatimento (MACC)",
-        "path": "Meta e trajetória",
-        "sbce": "Prontidão para o SBCE",
-        "macc_intro": "Cada barra é uma ação: a largura é a sua redução média (t CO2e/ano), "
-        "a altura o seu custo anualizado por tonelada (R$/t CO2e), da mais barata à mais "
-        "cara. Custo negativo é economia.",
-        "macc_header": "| # | Medida | Redução média (t CO2e/ano) | Acumulada (t CO2e/ano) "
-        "| R$/t CO2e |",
-        "macc_none": "Nenhuma ação com custo conhecido para desenhar a curva.",
-        "unknown": "Custo desconhecido (fora da curva): {names}.",
-        "row": "linha {row}",
-        "more_row": "+{n} linha",
-        "more_rows": "+{n} linhas",
+_TEXTS = Texts(
+    "application.exports.actions",
+    {
+        "actions": {"pt": "Ações", "en": "Actions"},
+        "macc": {
+            "pt": "Curva de custo marginal de abatimento (MACC)",
+            "en": "Marginal abatement cost curve (MACC)",
+        },
+        "path": {"pt": "Meta e trajetória", "en": "Target and trajectory"},
+        "sbce": {"pt": "Prontidão para o SBCE", "en": "SBCE readiness"},
+        "macc_intro": {
+            "pt": "Cada barra é uma ação: a largura é a sua redução média (t CO2e/ano), "
+            "a altura o seu custo anualizado por tonelada (R$/t CO2e), da mais barata à mais "
+            "cara. Custo negativo é economia.",
+            "en": "Each bar is an action: its width is the mid reduction (t CO2e/yr), "
+            "its height the annualised cost per tonne (R$/t CO2e), cheapest first. A negative "
+            "cost is a saving.",
+        },
+        "macc_header": {
+            "pt": "| # | Medida | Redução média (t CO2e/ano) | Acumulada (t CO2e/ano) "
+            "| R$/t CO2e |",
+            "en": "| # | Measure | Mid reduction (t CO2e/yr) | Cumulative (t CO2e/yr) "
+            "| R$/t CO2e |",
+        },
+        "macc_none": {
+            "pt": "Nenhuma ação com custo conhecido para desenhar a curva.",
+            "en": "No action with a known cost to draw the curve.",
+        },
+        "unknown": {
+            "pt": "Custo desconhecido (fora da curva): {names}.",
+            "en": "Cost unknown (not on the curve): {names}.",
+        },
+        "row": {"pt": "linha {row}", "en": "row {row}"},
+        "more_row": {"pt": "+{n} linha", "en": "+{n} row"},
+        "more_rows": {"pt": "+{n} linhas", "en": "+{n} rows"},
     },
-    "en": {
-        "actions": "Actions",
-        "macc": "Marginal abatement cost curve (MACC)",
-        "path": "Target and trajectory",
-        "sbce": "SBCE readiness",
-        "macc_intro": "Each bar is an action: its width is the mid reduction (t CO2e/yr), "
-        "its height the annualised cost per tonne (R$/t CO2e), cheapest first. A negative "
-        "cost is a saving.",
-        "macc_header": "| # | Measure | Mid reduction (t CO2e/yr) | Cumulative (t CO2e/yr) "
-        "| R$/t CO2e |",
-        "macc_none": "No action with a known cost to draw the curve.",
-        "unknown": "Cost unknown (not on the curve): {names}.",
-        "row": "row {row}",
-        "more_row": "+{n} row",
-        "more_rows": "+{n} rows",
-    },
-}
+)
 
 
 @dataclass(frozen=True)
@@ -102,18 +106,17 @@ def action_sections(
     sources per action, the rest counted (``compact_actions_table``)."""
     from engine.actions.render import actions_table, path_text, sbce_text, summary_text
 
-    words = _WORDS[lang]
     summary = _clean(summary_text(actions, lang))
     table = compact_actions_table(actions, lang) if compact else actions_table(actions, lang)
-    sections = [ActionSection(words["actions"], f"{summary}\n\n{_clean(table)}")]
+    sections = [ActionSection(_TEXTS("actions", lang), f"{summary}\n\n{_clean(table)}")]
     if actions.actions:
         unknown = [sanitize(measure_name(a, lang)) for a in macc_unknown(actions)]
-        note = words["unknown"].format(names="; ".join(unknown)) if unknown else ""
+        note = _TEXTS("unknown", lang, names="; ".join(unknown)) if unknown else ""
         drawn = bool(macc_data(actions))
         sections.append(
             ActionSection(
-                words["macc"],
-                words["macc_intro"] if drawn else words["macc_none"],
+                _TEXTS("macc", lang),
+                _TEXTS("macc_intro" if drawn else "macc_none", lang),
                 chart="macc" if drawn else None,
                 table=macc_table(actions, lang) if drawn else "",
                 note=note,
@@ -122,12 +125,13 @@ def action_sections(
     if actions.target is not None:
         sections.append(
             ActionSection(
-                words["path"],
+                _TEXTS("path", lang),
                 _clean(path_text(actions, lang)),
                 chart="path" if actions.path else None,
             )
         )
-    sections.append(ActionSection(words["sbce"], _clean(sbce_text(actions.installations, lang))))
+    sbce = _clean(sbce_text(actions.installations, lang))
+    sections.append(ActionSection(_TEXTS("sbce", lang), sbce))
     return sections
 
 
@@ -160,7 +164,7 @@ def _rows_summary(action: Action, lang: Lang) -> str:
     for the inventory rows not named."""
     grouped: dict[tuple[str, str], list[RowRef]] = {}
     for ref in action.rows:
-        source = ref.source or f"{ref.sheet}, {_WORDS[lang]['row'].format(row=ref.row)}"
+        source = ref.source or f"{ref.sheet}, {_TEXTS('row', lang, row=ref.row)}"
         grouped.setdefault((source, ref.facility), []).append(ref)
     entries, named = [], 0
     for (source, facility), refs in list(grouped.items())[:_ROWS_SHOWN]:
@@ -169,7 +173,7 @@ def _rows_summary(action: Action, lang: Lang) -> str:
         named += len(refs)
     rest = len(action.rows) - named
     if rest > 0:
-        entries.append(_WORDS[lang]["more_row" if rest == 1 else "more_rows"].format(n=rest))
+        entries.append(_TEXTS("more_row" if rest == 1 else "more_rows", lang, n=rest))
     return _cell("; ".join(entries))
 
 
@@ -184,16 +188,16 @@ def computed_blocks(actions: PlanActions, lang: Lang) -> dict[str, str]:
     reasoning the summary, the path and the SBCE texts) leaves it to that section."""
     from engine.actions.render import actions_table, path_text, sbce_text, summary_text
 
-    words = _WORDS[lang]
+    actions_heading, sbce_heading = _TEXTS("actions", lang), _TEXTS("sbce", lang)
     blocks: dict[str, str] = {}
     for code in ("pt", "en"):
         texts = [
-            (summary_text(actions, code), words["actions"]),
-            (actions_table(actions, code), words["actions"]),
-            (sbce_text(actions.installations, code), words["sbce"]),
+            (summary_text(actions, code), actions_heading),
+            (actions_table(actions, code), actions_heading),
+            (sbce_text(actions.installations, code), sbce_heading),
         ]
         if actions.target is not None:
-            texts.append((path_text(actions, code), words["path"]))
+            texts.append((path_text(actions, code), _TEXTS("path", lang)))
         for text, heading in texts:
             for block in text_blocks(text):
                 for key in block_keys(block):
@@ -216,7 +220,7 @@ def action_table_rows(actions: PlanActions, lang: str) -> tuple[list[str], list[
 
 def macc_table(actions: PlanActions, lang: Lang) -> str:
     """The MACC's bars as a Markdown table, in the curve's order."""
-    lines = [_WORDS[lang]["macc_header"], "|" + " --- |" * 5]
+    lines = [_TEXTS("macc_header", lang), "|" + " --- |" * 5]
     for index, row in enumerate(macc_data(actions), start=1):
         name = " ".join(sanitize(measure_name_of(row, lang)).replace("|", "/").split())
         cumulative = f"{number(row['x0'], lang=lang)}–{number(row['x1'], lang=lang)}"

@@ -28,7 +28,7 @@ from application.exports.blocks import (
     Table,
     parse,
 )
-from application.exports.labels import Lang, footer_line, language, one_line, sections, words
+from application.exports.labels import TEXTS, Lang, footer_line, language, one_line, sections
 from application.exports.markdown import notice_markdown
 from engine.actions.model import PlanActions
 from engine.dto import AekoImprovementPlan
@@ -62,7 +62,6 @@ def plan_docx(
     pages (their table, the MACC, the target path, the SBCE readiness), a footer on every
     page."""
     code = language(lang)
-    labels = words(code)
     document = Document()
     section = document.sections[0]
     section.page_width, section.page_height = Mm(210), Mm(297)
@@ -89,7 +88,7 @@ def plan_docx(
         document.add_heading(heading, level=1)
         blocks = parse(text)
         if not blocks:
-            document.add_paragraph(labels["empty"]).runs[0].italic = True
+            document.add_paragraph(TEXTS("empty", code)).runs[0].italic = True
         writer.blocks(blocks)
 
     footer = section.footer.paragraphs[0]

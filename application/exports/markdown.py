@@ -6,12 +6,12 @@ import re
 
 from application.exports.actions import action_sections, computed_blocks
 from application.exports.labels import (
+    TEXTS,
     footer_line,
     language,
     one_line,
     sections,
     unverified_note,
-    words,
 )
 from engine.actions.model import PlanActions
 from engine.dto import AekoImprovementPlan
@@ -43,7 +43,7 @@ def plan_markdown(
     computed = computed_blocks(actions, code) if actions is not None else None
     for heading, text in sections(plan, code, computed):
         lines += [f"## {heading}", ""]
-        body = _demote_headings(text) if text else f"_{words(code)['empty']}_"
+        body = _demote_headings(text) if text else f"_{TEXTS('empty', code)}_"
         lines += [body, ""]
     for section in action_sections(actions, code) if actions is not None else []:
         lines += [f"## {section.heading}", ""]

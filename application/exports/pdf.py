@@ -42,7 +42,7 @@ from application.exports.blocks import (
     parse,
     plain,
 )
-from application.exports.labels import Lang, footer_line, language, one_line, sections, words
+from application.exports.labels import TEXTS, Lang, footer_line, language, one_line, sections
 from application.exports.markdown import notice_markdown
 from engine.actions.model import PlanActions
 from engine.dto import AekoImprovementPlan
@@ -184,8 +184,7 @@ def plan_pdf(
     ``actions`` (their table, the MACC, the target path, the SBCE readiness) follow the three
     sections on landscape pages."""
     code = language(lang)
-    labels = words(code)
-    pdf = _PlanPdf(footer_line(plan, code), labels["page"])
+    pdf = _PlanPdf(footer_line(plan, code), TEXTS("page", code))  # the template, unfilled
     pdf.set_compression(compress)
     pdf.set_margins(20, 18, 20)
     pdf.set_auto_page_break(True, margin=20)
@@ -211,7 +210,7 @@ def plan_pdf(
     computed = computed_blocks(actions, code) if actions is not None else None
     for heading, text in sections(plan, code, computed):
         _section_heading(pdf, heading)
-        empty = Paragraph((Run(labels["empty"], italic=True),))
+        empty = Paragraph((Run(TEXTS("empty", code), italic=True),))
         writer.blocks(parse(text) or [empty], pdf.l_margin)
     if actions is not None:
         pdf.add_page(orientation="L")
