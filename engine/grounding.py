@@ -49,6 +49,7 @@ import numpy as np
 
 from engine.dto import AekoSource
 from engine.protocol import fold
+from engine.texts import Texts
 
 # A number that stands alone: not the "2" of CO2, the "410" of R-410A or the "5" of AR5.
 _NUMBER = re.compile(
@@ -164,7 +165,7 @@ def _located(text: str) -> list[tuple[int, int, Stated]]:
     return sorted(found, key=lambda item: item[0])
 
 
-UNVERIFIED = {"pt": "não verificado", "en": "unverified"}
+_TEXTS = Texts("engine.grounding", {"unverified": {"pt": "não verificado", "en": "unverified"}})
 
 
 def mark_unverified(text: str, numbers: Sequence[str], lang: str = "pt") -> str:
@@ -173,7 +174,7 @@ def mark_unverified(text: str, numbers: Sequence[str], lang: str = "pt") -> str:
     wanted = set(numbers)
     if not wanted:
         return text
-    mark = f" ({UNVERIFIED.get(lang, UNVERIFIED['pt'])})"
+    mark = f" ({_TEXTS('unverified', lang)})"
     pieces, last = [], 0
     for _, end, stated in _located(text):
         if stated.raw not in wanted:

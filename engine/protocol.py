@@ -9,6 +9,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from engine.texts import Texts
+
 # "Next agent: X" anywhere on a line, possibly wrapped in markdown emphasis or quotes.
 _MARKER = re.compile(
     r"""[ \t]*[*_`>"'\-]*[ \t]*next[ \t]*agent[ \t]*[*_`]*[ \t]*[:：][ \t]*(?P<name>[^\n]*)""",
@@ -81,16 +83,19 @@ PLAN_HEADINGS: dict[str, str] = {
     "method": "Método",
     "reasoning": "Raciocínio",
 }
-_PLAN_TITLES_EN: dict[str, str] = {
-    "defined_problem": "Defined problem",
-    "method": "Method",
-    "reasoning": "Reasoning",
-}
+_TEXTS = Texts(
+    "engine.protocol",
+    {
+        "plan.defined_problem": {"pt": PLAN_HEADINGS["defined_problem"], "en": "Defined problem"},
+        "plan.method": {"pt": PLAN_HEADINGS["method"], "en": "Method"},
+        "plan.reasoning": {"pt": PLAN_HEADINGS["reasoning"], "en": "Reasoning"},
+    },
+)
 
 
 def plan_title(field: str, lang: str = "pt") -> str:
     """The title of a plan section in ``lang`` ("pt" or "en"): the one home of these words."""
-    return (_PLAN_TITLES_EN if lang == "en" else PLAN_HEADINGS)[field]
+    return _TEXTS(f"plan.{field}", lang)
 
 
 _HEADING_BY_FOLD = {fold(title): field for field, title in PLAN_HEADINGS.items()}

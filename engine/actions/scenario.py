@@ -24,11 +24,69 @@ from engine.formatting import number
 from engine.inventory import Inventory
 from engine.inventory import fields as F
 from engine.measures.catalogue import Catalogue
+from engine.texts import LANGS, Both, Texts
 
 # The figures an action can change; "2_market" is a memo beside the total, never in it.
 # "unscoped" holds rows the inventory gives no scope: in the total, in no scope's figure.
 SCOPE1, LOCATION, MARKET, SCOPE3, UNSCOPED = "1", "2_location", "2_market", "3", "unscoped"
 _FIGURES = (SCOPE1, LOCATION, MARKET, SCOPE3, UNSCOPED)
+
+
+_TEXTS = Texts(
+    "engine.actions.scenario",
+    {
+        "unknown_actions": {
+            "pt": "Ações que o plano não tem: {actions}.",
+            "en": "Actions the plan does not have: {actions}.",
+        },
+        "overlap": {
+            "pt": "{names} atuam nas mesmas linhas: uma corta o que a outra deixou, e nenhuma "
+            "linha perde mais do que emite.",
+            "en": "{names} act on the same rows: each cuts what the other left, and no row "
+            "loses more than it emits.",
+        },
+        "side_by_side": {
+            "pt": "O escopo 2 por localização e por mercado aparecem lado a lado e nunca se "
+            "somam; o total usa o escopo 2 por localização, como o inventário.",
+            "en": "Location- and market-based Scope 2 are shown side by side and never "
+            "summed; the total carries location-based Scope 2, as the inventory does.",
+        },
+        "no_market": {
+            "pt": "O inventário não traz escopo 2 por mercado: a linha de base por mercado "
+            "é o número por localização (sem instrumentos contratuais, a escolha de "
+            "compra do Programa Brasileiro GHG Protocol é a média do SIN).",
+            "en": "The inventory reports no market-based Scope 2: the market-based "
+            "baseline is the location-based figure (with no contractual instruments, the "
+            "Brazilian GHG Protocol Program's purchase-choice figure is the SIN average).",
+        },
+        "location_lowers_market": {
+            "pt": "Ações no escopo 2 por localização (eficiência, geração própria) também "
+            "baixam o escopo 2 por mercado; aqui não são descontadas dele (conservador).",
+            "en": "Location-based Scope 2 actions (efficiency, on-site generation) lower "
+            "market-based Scope 2 too; they are not taken off it here (conservative).",
+        },
+        "modal_shift": {
+            "pt": "Transferência modal: o escopo 1 cai {gross} t CO2e (caminhões próprios) e o "
+            "escopo 3, categoria 4, sobe {added} t CO2e (a transportadora); o total cai só a "
+            "diferença.",
+            "en": "Modal shift: Scope 1 falls by {gross} t CO2e (own trucks) and Scope 3, "
+            "category 4, rises by {added} t CO2e (the carrier); the total falls by the "
+            "difference only.",
+        },
+        "biogenic": {
+            "pt": "O CO2 biogênico das trocas de combustível é relatado à parte, fora dos "
+            "escopos (GHG Protocol; Programa Brasileiro GHG Protocol).",
+            "en": "The fuel switches' biogenic CO2 is reported apart, outside the scopes "
+            "(GHG Protocol; Brazilian GHG Protocol Program).",
+        },
+    },
+)
+
+
+def _note(key: str, **values: object) -> dict[str, str]:
+    """A note as a scenario carries it: one entry per language."""
+    text = _TEXTS.both(key, **values)
+    return {lang: text[lang] for lang in LANGS}
 
 
 class ScenarioError(LocalizedError, AekoError, ValueError):
@@ -106,10 +164,7 @@ def recompute(
     by_id = {action.id: action for action in actions}
     unknown = [key for key in scenario.selected if key not in by_id]
     if unknown:
-        raise ScenarioError(
-            f"Ações que o plano não tem: {', '.join(unknown)}.",
-            f"Actions the plan does not have: {', '.join(unknown)}.",
-        )
+        raise ScenarioError(_TEXTS.both("unknown_actions", actions=", ".join(unknown)))
     chosen = [
         _changed(by_id[key], inventory, scenario, catalogue)
         for key in dict.fromkeys(scenario.selected)
@@ -124,14 +179,7 @@ def recompute(
     for figure, excess_low, excess_high, names in _overlaps(chosen, figures_of):
         cuts[figure][0] -= excess_low
         cuts[figure][1] -= excess_high
-        notes.append(
-            {
-                "pt": f"{names} atuam nas mesmas linhas: uma corta o que a outra deixou, "
-                "e nenhuma linha perde mais do que emite.",
-                "en": f"{names} act on the same rows: each cuts what the other left, and "
-                "no row loses more than it emits.",
-            }
-        )
+        notes.append(_note("overlap", names=names))
 
     before = _before(inventory)
     reported = inventory.scope2_market_tco2e is not None
@@ -275,13 +323,13 @@ def _before(inventory: Inventory) -> dict[str, float]:
     }
 
 
-def _span(low: float, high: float) -> dict[str, str]:
+def _span(low: float, high: float) -> Both:
     """'low–high' in each language, or one figure when both round alike."""
-    found = {}
-    for lang in ("pt", "en"):
+    found = []
+    for lang in LANGS:
         low_text, high_text = number(low, 1, lang), number(high, 1, lang)
-        found[lang] = low_text if low_text == high_text else f"{low_text}–{high_text}"
-    return found
+        found.append(low_text if low_text == high_text else f"{low_text}–{high_text}")
+    return Both(*found)
 
 
 def _figure(before: float, low: float, high: float) -> ScopeFigure:
@@ -294,34 +342,11 @@ def _figure(before: float, low: float, high: float) -> ScopeFigure:
 
 
 def _standing_notes(actions: Sequence[Action], reported: bool) -> list[dict[str, str]]:
-    notes = [
-        {
-            "pt": "O escopo 2 por localização e por mercado aparecem lado a lado e nunca se "
-            "somam; o total usa o escopo 2 por localização, como o inventário.",
-            "en": "Location- and market-based Scope 2 are shown side by side and never "
-            "summed; the total carries location-based Scope 2, as the inventory does.",
-        }
-    ]
+    notes = [_note("side_by_side")]
     if not reported:
-        notes.append(
-            {
-                "pt": "O inventário não traz escopo 2 por mercado: a linha de base por mercado "
-                "é o número por localização (sem instrumentos contratuais, a escolha de "
-                "compra do Programa Brasileiro GHG Protocol é a média do SIN).",
-                "en": "The inventory reports no market-based Scope 2: the market-based "
-                "baseline is the location-based figure (with no contractual instruments, the "
-                "Brazilian GHG Protocol Program's purchase-choice figure is the SIN average).",
-            }
-        )
+        notes.append(_note("no_market"))
     if any(figure_of(a) == LOCATION for a in actions):
-        notes.append(
-            {
-                "pt": "Ações no escopo 2 por localização (eficiência, geração própria) também "
-                "baixam o escopo 2 por mercado; aqui não são descontadas dele (conservador).",
-                "en": "Location-based Scope 2 actions (efficiency, on-site generation) lower "
-                "market-based Scope 2 too; they are not taken off it here (conservative).",
-            }
-        )
+        notes.append(_note("location_lowers_market"))
     shifted = [a for a in actions if a.scope3_added_low_tco2e or a.scope3_added_high_tco2e]
     if shifted:
         gross = _span(sum(_own(a)[0] for a in shifted), sum(_own(a)[1] for a in shifted))
@@ -329,23 +354,7 @@ def _standing_notes(actions: Sequence[Action], reported: bool) -> list[dict[str,
             sum(a.scope3_added_low_tco2e for a in shifted),
             sum(a.scope3_added_high_tco2e for a in shifted),
         )
-        notes.append(
-            {
-                "pt": f"Transferência modal: o escopo 1 cai {gross['pt']} t CO2e (caminhões "
-                f"próprios) e o escopo 3, categoria 4, sobe {added['pt']} t CO2e (a "
-                "transportadora); o total cai só a diferença.",
-                "en": f"Modal shift: Scope 1 falls by {gross['en']} t CO2e (own trucks) and "
-                f"Scope 3, category 4, rises by {added['en']} t CO2e (the carrier); the total "
-                "falls by the difference only.",
-            }
-        )
+        notes.append(_note("modal_shift", gross=gross, added=added))
     if any(a.biogenic_co2_t for a in actions):
-        notes.append(
-            {
-                "pt": "O CO2 biogênico das trocas de combustível é relatado à parte, fora dos "
-                "escopos (GHG Protocol; Programa Brasileiro GHG Protocol).",
-                "en": "The fuel switches' biogenic CO2 is reported apart, outside the scopes "
-                "(GHG Protocol; Brazilian GHG Protocol Program).",
-            }
-        )
+        notes.append(_note("biogenic"))
     return notes

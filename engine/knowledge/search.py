@@ -48,13 +48,14 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS, STOPWORDS_PORTUGUESE
 from engine.gases.gwp import canonical_gas
 from engine.knowledge.gaps import Gap, in_future_tense, unpublished
 from engine.protocol import fold
+from engine.texts import Both, Texts
 
 if TYPE_CHECKING:  # only a type: engine.offline imports this package, never the reverse
     from datetime import date
 
     from engine.offline.language import Language
 
-SOURCE_LABEL = {"pt": "Fonte", "en": "Source"}
+_TEXTS = Texts("engine.knowledge.search", {"source": {"pt": "Fonte", "en": "Source"}})
 
 # Words that frame a question ("explain", "o que significa") but never pick an entry.
 # Nor do modal verbs, verbs that only frame what is asked ("what triggers X", "what does X
@@ -211,15 +212,15 @@ SECOND_DISTINCT = 0.075
 @dataclass(frozen=True)
 class Entry:
     id: str
-    title: dict[str, str]
-    answer: dict[str, str]
+    title: Both
+    answer: Both
     source: str
 
     def text(self, lang: Language) -> str:
         """The entry as the user reads it: title, answer, and where it comes from."""
         return (
             f"**{self.title[lang]}**\n\n{self.answer[lang]}\n\n"
-            f"{SOURCE_LABEL[lang]}: {self.source} [{self.id}]"
+            f"{_TEXTS('source', lang)}: {self.source} [{self.id}]"
         )
 
 
@@ -351,8 +352,8 @@ def entries() -> tuple[Entry, ...]:
     return tuple(
         Entry(
             id=item["id"],
-            title={"pt": item["title_pt"], "en": item["title_en"]},
-            answer={"pt": item["answer_pt"].strip(), "en": item["answer_en"].strip()},
+            title=Both(item["title_pt"], item["title_en"]),
+            answer=Both(item["answer_pt"].strip(), item["answer_en"].strip()),
             source=item["source"],
         )
         for item in _load()

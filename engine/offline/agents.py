@@ -28,7 +28,7 @@ from engine.agents.request import AgentRequest, SummaryRequest
 from engine.formatting import number, percent
 from engine.gases.gwp import canonical_gas, gwp
 from engine.graph.routing import NO_AGENT
-from engine.knowledge.gaps import GapKind, unpublished
+from engine.knowledge.gaps import unpublished
 from engine.knowledge.search import search as search_knowledge
 from engine.measures.catalogue import alternatives_for
 from engine.offline.calculation import answer_calculations, read_calculation, read_calculations
@@ -47,6 +47,7 @@ from engine.offline.regulation import is_sbce_question, sbce_amount, sbce_answer
 from engine.offline.request import facts_of, inventory_of, language_of
 from engine.protocol import PLAN_HEADINGS, fold
 from engine.summary import SUMMARY_MAX_CHARS
+from engine.texts import Texts
 
 _INTENT_AGENT = {
     "concept": FAQ,
@@ -108,97 +109,218 @@ def router(request: AgentRequest) -> str:
     return f"Intenção: {labels[intent]}." + _marker(_INTENT_AGENT[intent])
 
 
-_REFUSAL = {
-    "pt": "Posso ajudar com inventários de gases de efeito estufa, escopos, fatores de emissão "
-    "e planos de redução. Essa pergunta está fora desse tema; quer reformular pensando nas "
-    "emissões da sua empresa?",
-    "en": "I can help with greenhouse-gas inventories, scopes, emission factors and reduction "
-    "plans. That question is outside this topic; would you like to rephrase it around your "
-    "company's emissions?",
-}
-# A weak match is not an answer: say so, and show how to ask so the base can answer.
-_NOT_FOUND = {
-    "pt": "Não sei responder a isso pela base de conhecimento da Aeko: nenhum verbete dela "
-    "trata dessa pergunta, e não vou improvisar uma resposta. Tente reformular nomeando o "
-    'termo técnico: um escopo ou categoria ("qual é a categoria 6 do escopo 3?"), um gás '
-    '("o que é CO2 biogênico?"), uma norma ou programa ("o que é a ISO 14064?") ou um '
-    'conceito ("o que é ano-base?", "location-based vs market-based").',
-    "en": "I don't know this from Aeko's knowledge base: none of its entries covers the "
-    "question, and I will not improvise an answer. Try to rephrase it naming the technical "
-    'term: a scope or category ("what is category 6 of scope 3?"), a gas ("what is '
-    'biogenic CO2?"), a standard or programme ("what is ISO 14064?") or a concept ("what is '
-    'a base year?", "location-based vs market-based").',
-}
-# A value no entry can hold (engine.knowledge.gaps): say why, and where it will appear.
-_UNPUBLISHED: dict[GapKind, dict[Language, str]] = {
-    "report": {
-        "pt": "Não sei: o {detail} do IPCC ainda não foi publicado, então não há valores dele "
-        "para citar, e não vou estimá-los. A base de conhecimento da Aeko traz os GWPs do AR4, "
-        "do AR5 e do AR6, o relatório mais recente. Acompanhe a publicação do IPCC ou reformule "
-        'a pergunta para um relatório publicado ("qual o GWP do metano no AR6?").',
-        "en": "I don't know: the IPCC {detail} has not been published yet, so there are no "
-        "values of it to quote, and I will not estimate them. Aeko's knowledge base holds the "
-        "AR4, AR5 and AR6 GWPs, AR6 being the latest report. Follow the IPCC's publications or "
-        'rephrase the question for a published report ("what GWP does AR6 give methane?").',
+_TEXTS = Texts(
+    "engine.offline.agents",
+    {
+        "refusal": {
+            "pt": "Posso ajudar com inventários de gases de efeito estufa, escopos, fatores de "
+            "emissão e planos de redução. Essa pergunta está fora desse tema; quer reformular "
+            "pensando nas emissões da sua empresa?",
+            "en": "I can help with greenhouse-gas inventories, scopes, emission factors and "
+            "reduction plans. That question is outside this topic; would you like to rephrase "
+            "it around your company's emissions?",
+        },
+        # A weak match is not an answer: say so, and show how to ask so the base can answer.
+        "not_found": {
+            "pt": "Não sei responder a isso pela base de conhecimento da Aeko: nenhum verbete "
+            "dela trata dessa pergunta, e não vou improvisar uma resposta. Tente reformular "
+            'nomeando o termo técnico: um escopo ou categoria ("qual é a categoria 6 do '
+            'escopo 3?"), um gás ("o que é CO2 biogênico?"), uma norma ou programa ("o que é '
+            'a ISO 14064?") ou um conceito ("o que é ano-base?", "location-based vs '
+            'market-based").',
+            "en": "I don't know this from Aeko's knowledge base: none of its entries covers the "
+            "question, and I will not improvise an answer. Try to rephrase it naming the "
+            'technical term: a scope or category ("what is category 6 of scope 3?"), a gas '
+            '("what is biogenic CO2?"), a standard or programme ("what is ISO 14064?") or a '
+            'concept ("what is a base year?", "location-based vs market-based").',
+        },
+        # A value no entry can hold (engine.knowledge.gaps): say why, and where it will appear.
+        "unpublished.report": {
+            "pt": "Não sei: o {detail} do IPCC ainda não foi publicado, então não há valores dele "
+            "para citar, e não vou estimá-los. A base de conhecimento da Aeko traz os GWPs do "
+            "AR4, do AR5 e do AR6, o relatório mais recente. Acompanhe a publicação do IPCC "
+            'ou reformule a pergunta para um relatório publicado ("qual o GWP do metano no '
+            'AR6?").',
+            "en": "I don't know: the IPCC {detail} has not been published yet, so there are no "
+            "values of it to quote, and I will not estimate them. Aeko's knowledge base holds "
+            "the AR4, AR5 and AR6 GWPs, AR6 being the latest report. Follow the IPCC's "
+            'publications or rephrase the question for a published report ("what GWP does AR6 '
+            'give methane?").',
+        },
+        "unpublished.price": {
+            "pt": "Não sei: preços de cotas, créditos e certificados de carbono se formam em "
+            "leilões e negociações, e a base de conhecimento da Aeko não registra nem prevê "
+            "preços. Consulte as fontes oficiais do mercado em questão (o órgão gestor do "
+            "SBCE para as CBEs, a B3 para os CBIOs, a Comissão Europeia para os certificados "
+            "do CBAM) ou reformule perguntando pelas regras do instrumento.",
+            "en": "I don't know: prices of carbon allowances, credits and certificates are set in "
+            "auctions and trading, and Aeko's knowledge base neither records nor forecasts "
+            "them. Check the official sources of the market concerned (the SBCE's regulator "
+            "for CBEs, B3 for CBIOs, the European Commission for CBAM certificates) or "
+            "rephrase the question around the instrument's rules.",
+        },
+        "unpublished.date": {
+            "pt": "Não sei: a data exata pedida ainda não foi definida nem publicada, e a base de "
+            "conhecimento da Aeko só traz regras, cronogramas e prazos já divulgados; não vou "
+            "supor uma data. Acompanhe a fonte oficial (o órgão gestor do SBCE, o GHG "
+            "Protocol, o MCTI) ou reformule perguntando pelo cronograma já publicado.",
+            "en": "I don't know: the exact date asked for has not been set or published yet, and "
+            "Aeko's knowledge base only holds rules, schedules and deadlines already "
+            "released; I will not guess a date. Follow the official source (the SBCE's "
+            "regulator, the GHG Protocol, MCTI) or rephrase the question for the schedule "
+            "already published.",
+        },
+        "unpublished.future": {
+            "pt": "Não sei: a pergunta pede um valor de {detail}, que ainda não foi publicado, e "
+            "a base de conhecimento da Aeko só traz regras e valores oficiais já divulgados; "
+            "não vou prever um número. Acompanhe a publicação na fonte oficial (o MCTI para o "
+            "fator do SIN, o órgão gestor do SBCE para limites e cotas) ou reformule "
+            "perguntando pelo valor mais recente já publicado.",
+            "en": "I don't know: the question asks for a value for {detail}, which has not been "
+            "published yet, and Aeko's knowledge base only holds official rules and values "
+            "already released; I will not forecast a number. Follow the official source (MCTI "
+            "for the SIN factor, the SBCE's regulator for caps and allowances) or rephrase "
+            "the question for the latest published value.",
+        },
+        "unpublished.allocation": {
+            "pt": "Não sei: quantas cotas (CBE) serão distribuídas, gratuitamente ou em leilão, o "
+            "teto de cada período e o percentual máximo de CRVE saem dos Planos Nacionais de "
+            "Alocação do SBCE, que o órgão gestor ainda não publicou; não vou estimar esses "
+            "números. Acompanhe a regulamentação do órgão gestor do SBCE ou reformule "
+            "perguntando pelas regras já fixadas na Lei nº 15.042/2024.",
+            "en": "I don't know: how many allowances (CBE) will be granted, free or at auction, "
+            "each period's cap and the maximum CRVE share come from the SBCE's National "
+            "Allocation Plans, which the regulator has not published yet; I will not estimate "
+            "those figures. Follow the SBCE regulator's rulemaking or rephrase the question "
+            "around the rules already set in Law 15,042/2024.",
+        },
+        # "My company's emissions" with nothing to read them from: say so, never borrow an article.
+        "no_inventory": {
+            "pt": "Não há inventário anexado a esta conversa, então não tenho os números da sua "
+            "empresa. Carregue a planilha na página Inventário (ou cole a tabela aqui) e eu "
+            "respondo com os dados dela; também posso calcular emissões a partir de consumos, "
+            'por exemplo "1.000 L de diesel em 2024".',
+            "en": "No inventory is attached to this conversation, so I do not have your company's "
+            "figures. Load the spreadsheet on the Inventory page (or paste the table here) "
+            "and I will answer from it; I can also compute emissions from consumption, for "
+            'example "1,000 L of diesel in 2024".',
+        },
+        "sbce_each": {
+            "pt": "Pela Lei nº 15.042/2024, cada instalação ou fonte é avaliada pelas próprias "
+            "emissões diretas anuais (escopo 1), não pelo total da empresa: acima de 10.000 t "
+            "CO2e ela apresenta plano de monitoramento e relata emissões e remoções; acima de "
+            "25.000 t CO2e também entrega cotas (CBE) ou certificados (CRVE) na conciliação "
+            "de obrigações.",
+            "en": "Under Law 15,042/2024 each installation or source is judged by its own yearly "
+            "direct emissions (Scope 1), not the company's total: above 10,000 t CO2e it "
+            "submits a monitoring plan and reports emissions and removals; above 25,000 t "
+            "CO2e it also surrenders allowances (CBE) or certificates (CRVE) at the "
+            "reconciliation of obligations.",
+        },
+        "no_readable_table": {
+            "pt": "Não encontrei uma tabela de emissões legível no inventário recebido.",
+            "en": "I found no readable emissions table in the inventory.",
+        },
+        "gases_header": {
+            "pt": "Gases que mais pesam",
+            "en": "Gases that weigh most",
+        },
+        "main_sources": {
+            "pt": "Principais fontes",
+            "en": "Main sources",
+        },
+        "of_total_together": {
+            "pt": "do total acumulado",
+            "en": "of the total together",
+        },
+        "gwp_overview": {
+            "pt": "Sem inventário carregado nesta conversa, comparo os gases pelo potencial de "
+            "aquecimento global (GWP, 100 anos, IPCC): {values}. Quanto maior o GWP, mais "
+            "cada tonelada emitida pesa em t CO2e. Para ver quais gases e fontes pesam nas "
+            "emissões da sua empresa, carregue a planilha do inventário na página Inventário "
+            "(ou cole a tabela aqui).",
+            "en": "With no inventory loaded in this conversation, I compare the gases by global "
+            "warming potential (GWP, 100 years, IPCC): {values}. The higher the GWP, the more "
+            "each tonne emitted weighs in t CO2e. To see which gases and sources weigh in "
+            "your company's emissions, load the inventory spreadsheet on the Inventory page "
+            "(or paste the table here).",
+        },
+        "options_title": {
+            "pt": "Alternativas de menor carbono",
+            "en": "Lower-carbon options",
+        },
+        "no_option": {
+            "pt": "Não há alternativa catalogada para as fontes citadas na base da Aeko; vale "
+            "levantar fornecedores e medir antes de definir metas.",
+            "en": "Aeko's table has no catalogued option for the sources mentioned; survey "
+            "suppliers and measure before setting targets.",
+        },
+        "plan.total": {
+            "pt": "O inventário soma {total} t CO2e (GWP {gwp}).",
+            "en": "The inventory adds up to {total} t CO2e (GWP {gwp}).",
+        },
+        "plan.scopes": {
+            "pt": "Por escopo: {scopes}.",
+            "en": "By scope: {scopes}.",
+        },
+        "plan.top": {
+            "pt": "As maiores fontes — {sources} — concentram {cum} das emissões.",
+            "en": "The largest sources — {sources} — account for {cum} of emissions.",
+        },
+        "plan.quality": {
+            "pt": "Antes de fixar metas, corrija {n} apontamento(s) de qualidade dos dados, como: "
+            "{first}",
+            "en": "Before fixing targets, correct {n} data-quality finding(s), such as: {first}",
+        },
+        "plan.measure": {
+            "pt": "Medida",
+            "en": "Measure",
+        },
+        "plan.deadline": {
+            "pt": "Prazo",
+            "en": "Deadline",
+        },
+        "plan.generic_problem": {
+            "pt": "Sem inventário anexado, o plano parte do que a pergunta cita: {subject}.",
+            "en": "With no inventory attached, the plan starts from what the question mentions: "
+            "{subject}.",
+        },
+        "plan.generic_reason": {
+            "pt": "As faixas vêm das referências de cada alternativa; com o inventário carregado, "
+            "o plano passa a citar as t CO2e de cada fonte.",
+            "en": "The ranges come from each option's reference; with the inventory loaded, the "
+            "plan cites each source's t CO2e.",
+        },
+        "plan.no_actions": {
+            "pt": "Nenhuma medida do catálogo se aplica às fontes deste inventário; levante "
+            "opções com fornecedores e meça antes de fixar metas.",
+            "en": "No catalogued measure applies to this inventory's sources; survey options with "
+            "suppliers and measure before setting targets.",
+        },
+        "plan.rules": {
+            "pt": "As reduções foram calculadas pelas regras do GHG Protocol: troca de "
+            "combustível retira o CO2 fóssil da fração substituída (o CO2 biogênico fica à "
+            "parte), contratos e certificados de energia mudam só o escopo 2 por escolha de "
+            "compra, e gases do Protocolo de Montreal ficam fora.",
+            "en": "Reductions follow GHG Protocol rules: a fuel switch removes the fossil CO2 of "
+            "the replaced fraction (biogenic CO2 is reported apart), energy contracts and "
+            "certificates change market-based Scope 2 only, and Montreal Protocol gases stay "
+            "out.",
+        },
+        "plan.generic_method": {
+            "pt": "1. Carregar o inventário e identificar as fontes do Pareto.\n2. Para cada "
+            "fonte, escolher a alternativa e medir o resultado.",
+            "en": "1. Load the inventory and find the Pareto sources.\n2. For each source, pick "
+            "the option and measure the result.",
+        },
+        "nothing_to_consolidate": {
+            "pt": "Ainda não há análises para consolidar; reformule a pergunta citando a fonte ou "
+            "o gás de interesse.",
+            "en": "There is no analysis to consolidate yet; rephrase the question naming the "
+            "source or gas of interest.",
+        },
     },
-    "price": {
-        "pt": "Não sei: preços de cotas, créditos e certificados de carbono se formam em "
-        "leilões e negociações, e a base de conhecimento da Aeko não registra nem prevê preços. "
-        "Consulte as fontes oficiais do mercado em questão (o órgão gestor do SBCE para as "
-        "CBEs, a B3 para os CBIOs, a Comissão Europeia para os certificados do CBAM) ou "
-        "reformule perguntando pelas regras do instrumento.",
-        "en": "I don't know: prices of carbon allowances, credits and certificates are set in "
-        "auctions and trading, and Aeko's knowledge base neither records nor forecasts them. "
-        "Check the official sources of the market concerned (the SBCE's regulator for CBEs, B3 "
-        "for CBIOs, the European Commission for CBAM certificates) or rephrase the question "
-        "around the instrument's rules.",
-    },
-    "date": {
-        "pt": "Não sei: a data exata pedida ainda não foi definida nem publicada, e a base de "
-        "conhecimento da Aeko só traz regras, cronogramas e prazos já divulgados; não vou "
-        "supor uma data. Acompanhe a fonte oficial (o órgão gestor do SBCE, o GHG Protocol, "
-        "o MCTI) ou reformule perguntando pelo cronograma já publicado.",
-        "en": "I don't know: the exact date asked for has not been set or published yet, and "
-        "Aeko's knowledge base only holds rules, schedules and deadlines already released; I "
-        "will not guess a date. Follow the official source (the SBCE's regulator, the GHG "
-        "Protocol, MCTI) or rephrase the question for the schedule already published.",
-    },
-    "future": {
-        "pt": "Não sei: a pergunta pede um valor de {detail}, que ainda não foi publicado, e a "
-        "base de conhecimento da Aeko só traz regras e valores oficiais já divulgados; não vou "
-        "prever um número. Acompanhe a publicação na fonte oficial (o MCTI para o fator do "
-        "SIN, o órgão gestor do SBCE para limites e cotas) ou reformule perguntando pelo valor "
-        "mais recente já publicado.",
-        "en": "I don't know: the question asks for a value for {detail}, which has not been "
-        "published yet, and Aeko's knowledge base only holds official rules and values already "
-        "released; I will not forecast a number. Follow the official source (MCTI for the SIN "
-        "factor, the SBCE's regulator for caps and allowances) or rephrase the question for "
-        "the latest published value.",
-    },
-    "allocation": {
-        "pt": "Não sei: quantas cotas (CBE) serão distribuídas, gratuitamente ou em leilão, o "
-        "teto de cada período e o percentual máximo de CRVE saem dos Planos Nacionais de "
-        "Alocação do SBCE, que o órgão gestor ainda não publicou; não vou estimar esses "
-        "números. Acompanhe a regulamentação do órgão gestor do SBCE ou reformule perguntando "
-        "pelas regras já fixadas na Lei nº 15.042/2024.",
-        "en": "I don't know: how many allowances (CBE) will be granted, free or at auction, "
-        "each period's cap and the maximum CRVE share come from the SBCE's National Allocation "
-        "Plans, which the regulator has not published yet; I will not estimate those figures. "
-        "Follow the SBCE regulator's rulemaking or rephrase the question around the rules "
-        "already set in Law 15,042/2024.",
-    },
-}
-# "My company's emissions" with nothing to read them from: say so, never borrow an article.
-_NO_INVENTORY = {
-    "pt": "Não há inventário anexado a esta conversa, então não tenho os números da sua "
-    "empresa. Carregue a planilha na página Inventário (ou cole a tabela aqui) e eu respondo "
-    "com os dados dela; também posso calcular emissões a partir de consumos, por exemplo "
-    '"1.000 L de diesel em 2024".',
-    "en": "No inventory is attached to this conversation, so I do not have your company's "
-    "figures. Load the spreadsheet on the Inventory page (or paste the table here) and I "
-    "will answer from it; I can also compute emissions from consumption, for example "
-    '"1,000 L of diesel in 2024".',
-}
+)
 # ... asked for as figures: an amount, a total, a share or a ranking. "How is a rooftop solar
 # plant counted in our scope 2?" names the user's scope but asks how the accounting works.
 _FIGURES = re.compile(
@@ -280,7 +402,7 @@ def _faq_off_base(request: AgentRequest, lang: Language) -> str | None:
     if gap is not None and gap.kind != "future":
         return None  # the search says which value is not published
     if classify(request.question) == "out_of_scope":
-        return _REFUSAL[lang]
+        return _TEXTS("refusal", lang)
     if gap is not None:
         return None
     amount = sbce_amount(request.question)
@@ -288,21 +410,9 @@ def _faq_off_base(request: AgentRequest, lang: Language) -> str | None:
         return sbce_answer(amount, lang)
     if asks_about_own_data(request.question) and facts_of(request) is None:
         if is_sbce_question(request.question):  # the rule each installation's figure meets
-            return f"{_NO_INVENTORY[lang]}\n\n{_SBCE_EACH[lang]}"
-        return _NO_INVENTORY[lang]
+            return f"{_TEXTS('no_inventory', lang)}\n\n{_TEXTS('sbce_each', lang)}"
+        return _TEXTS("no_inventory", lang)
     return None
-
-
-_SBCE_EACH = {
-    "pt": "Pela Lei nº 15.042/2024, cada instalação ou fonte é avaliada pelas próprias "
-    "emissões diretas anuais (escopo 1), não pelo total da empresa: acima de 10.000 t CO2e "
-    "ela apresenta plano de monitoramento e relata emissões e remoções; acima de 25.000 t "
-    "CO2e também entrega cotas (CBE) ou certificados (CRVE) na conciliação de obrigações.",
-    "en": "Under Law 15,042/2024 each installation or source is judged by its own yearly "
-    "direct emissions (Scope 1), not the company's total: above 10,000 t CO2e it submits a "
-    "monitoring plan and reports emissions and removals; above 25,000 t CO2e it also "
-    "surrenders allowances (CBE) or certificates (CRVE) at the reconciliation of obligations.",
-}
 
 
 def faq_reads_knowledge_base(request: AgentRequest) -> bool:
@@ -340,17 +450,17 @@ def faq(request: AgentRequest) -> str:
     refused = declined(split.kinds, lang)
     direct = _faq_off_base(request, lang)
     if direct is not None:
-        return _with(direct, refused if direct != _REFUSAL[lang] else "")
+        return _with(direct, refused if direct != _TEXTS("refusal", lang) else "")
     # Searched in the words' own language; answered in the user's (a profile may prefer
     # English for a question written in Portuguese). Entries hold both.
     found = search_knowledge(
         request.question, detect_language(request.question), today=request.today
     )
     if found.gap is not None:
-        text = _UNPUBLISHED[found.gap.kind][lang].format(detail=found.gap.detail)
+        text = _TEXTS(f"unpublished.{found.gap.kind}", lang, detail=found.gap.detail)
         return _with(text, refused)
     if found.weak:
-        return _with(_NOT_FOUND[lang], refused)
+        return _with(_TEXTS("not_found", lang), refused)
     # Each entry carries its own source line: a combined answer cites both.
     return _with("\n\n".join(entry.text(lang) for entry in found.entries), refused)
 
@@ -376,8 +486,7 @@ def inventory_analyst(request: AgentRequest) -> str:
     lang = language_of(request)
     facts = facts_of(request)
     if facts is None:
-        text = {"pt": "Não encontrei uma tabela de emissões legível no inventário recebido.",
-                "en": "I found no readable emissions table in the inventory."}[lang]  # fmt: skip
+        text = _TEXTS("no_readable_table", lang)
         return text + _marker(_next(request, POLLUTANTS_ANALYST))
     lines = [
         f"Total do inventário: {facts.total_text} t CO2e (GWP {facts.gwp_set}).",
@@ -410,8 +519,8 @@ def pollutants_analyst(request: AgentRequest) -> str:
     successor = _next(request, successor, _next(request, COORDINATOR, ORCHESTRATOR))
     if facts is None:
         return _gwp_overview(request, lang) + _marker(successor)
-    header = {"pt": "Gases que mais pesam", "en": "Gases that weigh most"}[lang]
-    sources = {"pt": "Principais fontes", "en": "Main sources"}[lang]
+    header = _TEXTS("gases_header", lang)
+    sources = _TEXTS("main_sources", lang)
     lines = [f"{header} (GWP {facts.gwp_set}): {_shares_text(facts.by_gas, lang)}."]
     if facts.top_sources:
         top = facts.top_sources[:3]
@@ -420,7 +529,7 @@ def pollutants_analyst(request: AgentRequest) -> str:
             f"({percent(s.share, lang=lang)})"
             for s in top
         )
-        together = {"pt": "do total acumulado", "en": "of the total together"}[lang]
+        together = _TEXTS("of_total_together", lang)
         cum = percent(top[-1].cumulative, lang=lang)
         lines.append(f"{sources}: {listed}; {cum} {together}.")
     lines.append(f"Total: {number(facts.total_tco2e, lang=lang)} t CO2e.")
@@ -435,17 +544,7 @@ def _gwp_overview(request: AgentRequest, lang: Language) -> str:
                        for gas in gases if gwp(gas, "AR5") is not None)  # fmt: skip
     # No inventory means no figures of the user's: the comparison is general, and the way to
     # get their own is said every time.
-    if lang == "pt":
-        return ("Sem inventário carregado nesta conversa, comparo os gases pelo potencial de "
-                f"aquecimento global (GWP, 100 anos, IPCC): {values}. Quanto maior o GWP, mais "
-                "cada tonelada emitida pesa em t CO2e. Para ver quais gases e fontes pesam nas "
-                "emissões da sua empresa, carregue a planilha do inventário na página "
-                "Inventário (ou cole a tabela aqui).")  # fmt: skip
-    return ("With no inventory loaded in this conversation, I compare the gases by global "
-            f"warming potential (GWP, 100 years, IPCC): {values}. The higher the GWP, the more "
-            "each tonne emitted weighs in t CO2e. To see which gases and sources weigh in your "
-            "company's emissions, load the inventory spreadsheet on the Inventory page (or "
-            "paste the table here).")  # fmt: skip
+    return _TEXTS("gwp_overview", lang, values=values)
 
 
 def _num(value: float | None, lang: Language) -> str:
@@ -458,62 +557,18 @@ def green_gases_analyst(request: AgentRequest) -> str:
     actions = _computed_actions(request)
     if actions is not None:  # reductions under GHG Protocol rules, as the tool computed them
         if not actions.actions:
-            return _NO_OPTION[lang] + _marker(successor)
+            return _TEXTS("no_option", lang) + _marker(successor)
         text = f"{render.summary_text(actions, lang)}\n\n{render.actions_table(actions, lang)}"
         return text + _marker(successor)
     lines = [f"- {option.source[lang]} → {option.describe(lang)}"
              for option in alternatives_for(request.question)[:4]]  # fmt: skip
     if not lines:
-        return _NO_OPTION[lang] + _marker(successor)
-    title = {"pt": "Alternativas de menor carbono", "en": "Lower-carbon options"}[lang]
+        return _TEXTS("no_option", lang) + _marker(successor)
+    title = _TEXTS("options_title", lang)
     return f"{title}:\n" + "\n".join(lines) + _marker(successor)
 
 
-_NO_OPTION = {
-    "pt": "Não há alternativa catalogada para as fontes citadas na base da Aeko; vale levantar "
-    "fornecedores e medir antes de definir metas.",
-    "en": "Aeko's table has no catalogued option for the sources mentioned; survey suppliers "
-    "and measure before setting targets.",
-}
-
-
 # --- coordinator ---------------------------------------------------------------------------
-
-_PLAN = {
-    "pt": {"total": "O inventário soma {total} t CO2e (GWP {gwp}).",
-           "scopes": "Por escopo: {scopes}.",
-           "top": "As maiores fontes — {sources} — concentram {cum} das emissões.",
-           "quality": "Antes de fixar metas, corrija {n} apontamento(s) de qualidade dos dados, "
-                      "como: {first}",
-           "measure": "Medida", "deadline": "Prazo",
-           "generic_problem": "Sem inventário anexado, o plano parte do que a pergunta cita: "
-                              "{subject}.",
-           "generic_reason": "As faixas vêm das referências de cada alternativa; com o "
-                             "inventário carregado, o plano passa a citar as t CO2e de cada "
-                             "fonte.",
-           "no_actions": "Nenhuma medida do catálogo se aplica às fontes deste inventário; "
-                         "levante opções com fornecedores e meça antes de fixar metas.",
-           "rules": "As reduções foram calculadas pelas regras do GHG Protocol: troca de "
-                    "combustível retira o CO2 fóssil da fração substituída (o CO2 biogênico "
-                    "fica à parte), contratos e certificados de energia mudam só o escopo 2 "
-                    "por escolha de compra, e gases do Protocolo de Montreal ficam fora."},
-    "en": {"total": "The inventory adds up to {total} t CO2e (GWP {gwp}).",
-           "scopes": "By scope: {scopes}.",
-           "top": "The largest sources — {sources} — account for {cum} of emissions.",
-           "quality": "Before fixing targets, correct {n} data-quality finding(s), such as: "
-                      "{first}",
-           "measure": "Measure", "deadline": "Deadline",
-           "generic_problem": "With no inventory attached, the plan starts from what the "
-                              "question mentions: {subject}.",
-           "generic_reason": "The ranges come from each option's reference; with the inventory "
-                             "loaded, the plan cites each source's t CO2e.",
-           "no_actions": "No catalogued measure applies to this inventory's sources; survey "
-                         "options with suppliers and measure before setting targets.",
-           "rules": "Reductions follow GHG Protocol rules: a fuel switch removes the fossil "
-                    "CO2 of the replaced fraction (biogenic CO2 is reported apart), energy "
-                    "contracts and certificates change market-based Scope 2 only, and "
-                    "Montreal Protocol gases stay out."},
-}  # fmt: skip
 
 
 def coordinator(request: AgentRequest) -> str:
@@ -538,23 +593,25 @@ def _computed_plan(actions: PlanActions, facts: Facts | None, lang: Language) ->
     """The plan around the engine's action table: the inventory's figures state the problem,
     the table is the method, and the totals, the target path and SBCE readiness are the
     reasoning. Every number is one of those texts', so the plan's check passes it."""
-    words = _PLAN[lang]
     problem = []
     if facts is not None:
         total = number(facts.total_tco2e, lang=lang)
-        problem += [words["total"].format(total=total, gwp=facts.gwp_set),
-                    words["scopes"].format(scopes=_shares_text(facts.by_scope, lang))]  # fmt: skip
+        scopes = _shares_text(facts.by_scope, lang)
+        problem += [_TEXTS("plan.total", lang, total=total, gwp=facts.gwp_set),
+                    _TEXTS("plan.scopes", lang, scopes=scopes)]  # fmt: skip
         chosen = facts.top_sources[:3]
         if chosen:
             listed = ", ".join(f"{s.source} ({s.gas}, {number(s.tco2e, lang=lang)} t CO2e, "
                                f"{percent(s.share, lang=lang)})" for s in chosen)  # fmt: skip
             cum = percent(chosen[-1].cumulative, lang=lang)
-            problem.append(words["top"].format(sources=listed, cum=cum))
+            problem.append(_TEXTS("plan.top", lang, sources=listed, cum=cum))
         if facts.findings:
             first = facts.findings[0]
-            problem.append(words["quality"].format(n=len(facts.findings), first=first))
-    method = render.actions_table(actions, lang) if actions.actions else words["no_actions"]
-    reasoning = [render.summary_text(actions, lang), words["rules"]]
+            problem.append(_TEXTS("plan.quality", lang, n=len(facts.findings), first=first))
+    method = (
+        render.actions_table(actions, lang) if actions.actions else _TEXTS("plan.no_actions", lang)
+    )
+    reasoning = [render.summary_text(actions, lang), _TEXTS("plan.rules", lang)]
     if actions.target is not None:
         reasoning.append(render.path_text(actions, lang))
     if actions.installations:
@@ -567,25 +624,17 @@ def _computed_plan(actions: PlanActions, facts: Facts | None, lang: Language) ->
 
 
 def _generic_plan(request: AgentRequest, lang: Language, year: int) -> str:
-    words = _PLAN[lang]
     options = alternatives_for(request.question)[:3]
     subject = ", ".join(dict.fromkeys(o.source[lang] for o in options)) or request.question
     method = []
     for index, option in enumerate(options, start=1):
         method += [f"### {index}. {option.source[lang]}",
-                   f"- {words['measure']}: {option.describe(lang)}",
-                   f"- {words['deadline']}: {year}"]  # fmt: skip
+                   f"- {_TEXTS('plan.measure', lang)}: {option.describe(lang)}",
+                   f"- {_TEXTS('plan.deadline', lang)}: {year}"]  # fmt: skip
     if not method:
-        method = [
-            {
-                "pt": "1. Carregar o inventário e identificar as fontes do Pareto.\n"
-                "2. Para cada fonte, escolher a alternativa e medir o resultado.",
-                "en": "1. Load the inventory and find the Pareto sources.\n"
-                "2. For each source, pick the option and measure the result.",
-            }[lang]
-        ]
-    return _plan_text(words["generic_problem"].format(subject=subject), "\n".join(method),
-                      words["generic_reason"])  # fmt: skip
+        method = [_TEXTS("plan.generic_method", lang)]
+    problem = _TEXTS("plan.generic_problem", lang, subject=subject)
+    return _plan_text(problem, "\n".join(method), _TEXTS("plan.generic_reason", lang))
 
 
 def _plan_text(problem: str, method: str, reasoning: str) -> str:
@@ -600,10 +649,7 @@ def orchestrator(request: AgentRequest) -> str:
     lang = language_of(request)
     findings = [text for agent, text in request.findings.items() if agent != ORCHESTRATOR]
     if not findings:
-        text = {"pt": "Ainda não há análises para consolidar; reformule a pergunta citando a "
-                      "fonte ou o gás de interesse.",
-                "en": "There is no analysis to consolidate yet; rephrase the question naming "
-                      "the source or gas of interest."}[lang]  # fmt: skip
+        text = _TEXTS("nothing_to_consolidate", lang)
         return text + _marker(GUARDRAIL)
     body = "\n\n".join(_LEAKS.sub("", text).strip() for text in findings)
     return body + _marker(GUARDRAIL)

@@ -33,6 +33,7 @@ from engine.errors import LocalizedError
 from engine.formatting import read_number
 from engine.gases.gwp import DEFAULT_GWP_SET, canonical_gas
 from engine.protocol import fold
+from engine.texts import Texts
 
 # A number as people write it in either language: 120.000 / 120,000 / 1,5 / 1.5 / 120 mil.
 NUMBER = r"(?P<number>\d{1,3}(?:[.,\s]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)"
@@ -356,31 +357,41 @@ def answer_calculations(
     return "\n\n".join(texts)
 
 
+_TEXTS = Texts(
+    "engine.offline.calculation",
+    {
+        "scope": {"pt": "Escopo {n}", "en": "Scope {n}"},
+        "location": {"pt": " (localização)", "en": " (location-based)"},
+        "sums": {
+            "pt": "Soma das estimativas (GWP {gwp}): ",
+            "en": "Sum of the estimates (GWP {gwp}): ",
+        },
+        "biogenic": {
+            "pt": " CO2 biogênico, à parte e fora dos escopos: {t} t.",
+            "en": " Biogenic CO2, apart and outside the scopes: {t} t.",
+        },
+    },
+)
+
+
 def _sums(results: list, lang: str) -> str:
-    pt = lang == "pt"
     by_scope: dict[int, float] = {}
     for result in results:
         by_scope[result.scope] = by_scope.get(result.scope, 0.0) + result.tco2e
     gwp = results[0].gwp_set
-    scope = "Escopo" if pt else "Scope"
     parts = [
-        f"{scope} {s}{' (localização)' if pt and s == 2 else ' (location-based)' if s == 2 else ''}"
+        f"{_TEXTS('scope', lang, n=s)}{_TEXTS('location', lang) if s == 2 else ''}"
         f": {num(v, lang, digits=5)} t CO2e"
         for s, v in sorted(by_scope.items())
     ]
     total = sum(by_scope.values())
-    head = "Soma das estimativas" if pt else "Sum of the estimates"
-    line = f"{head} (GWP {gwp}): " + "; ".join(parts)
+    line = _TEXTS("sums", lang, gwp=gwp) + "; ".join(parts)
     if len(by_scope) > 1:
         line += f"; total: {num(total, lang, digits=5)} t CO2e"
     line += "."
     biogenic = sum(r.biogenic_co2_t for r in results)
     if biogenic:
-        line += (
-            f" CO2 biogênico, à parte e fora dos escopos: {num(biogenic, lang)} t."
-            if pt
-            else f" Biogenic CO2, apart and outside the scopes: {num(biogenic, lang)} t."
-        )
+        line += _TEXTS("biogenic", lang, t=num(biogenic, lang))
     return line
 
 

@@ -73,7 +73,7 @@ def facts_from_inventory(inventory: Inventory) -> Facts:
         by_gas=_shares(inventory, F.GAS),
         top_sources=sources,
         # One line each: a finding is quoted inside a sentence of the answer.
-        findings=[" ".join(finding.message_pt.split()) for finding in inventory.findings],
+        findings=[" ".join(finding.message("pt").split()) for finding in inventory.findings],
     )
 
 

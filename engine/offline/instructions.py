@@ -14,6 +14,7 @@ from itertools import pairwise
 from typing import Literal
 
 from engine.protocol import fold
+from engine.texts import Texts
 
 Kind = Literal["format", "image", "link", "code", "file"]
 _KINDS: tuple[Kind, ...] = ("image", "link", "code", "file", "format")
@@ -176,28 +177,34 @@ def question_of(message: str) -> str:
     return split_message(message).question
 
 
-_NAMES: dict[str, dict[Kind, str]] = {
-    "pt": {"image": "imagens", "link": "links", "code": "scripts ou código",
-           "file": "arquivos para baixar"},
-    "en": {"image": "images", "link": "links", "code": "scripts or code",
-           "file": "files to download"},
-}  # fmt: skip
+_TEXTS = Texts(
+    "engine.offline.instructions",
+    {
+        "kind.image": {"pt": "imagens", "en": "images"},
+        "kind.link": {"pt": "links", "en": "links"},
+        "kind.code": {"pt": "scripts ou código", "en": "scripts or code"},
+        "kind.file": {"pt": "arquivos para baixar", "en": "files to download"},
+        "and": {"pt": " e ", "en": " and "},
+        "objects": {"pt": "Não incluo {listed}", "en": "I don't include {listed}"},
+        "format": {"pt": "Não sigo o formato pedido", "en": "I don't follow the requested format"},
+        "and_format": {"pt": " nem sigo o formato pedido", "en": " or follow the requested format"},
+        "declined": {
+            "pt": "{refused}: respondo à pergunta por inteiro, em texto, com a fonte.",
+            "en": "{refused}: I answer the question in full, in text, with its source.",
+        },
+    },
+)
 
 
 def declined(kinds: tuple[Kind, ...], lang: str) -> str:
     """One sentence declining the attached demands, in ``lang``; empty when there are none."""
-    objects = [_NAMES[lang][kind] for kind in kinds if kind != "format"]
+    objects = [_TEXTS(f"kind.{kind}", lang) for kind in kinds if kind != "format"]
     shaped = "format" in kinds
     if not objects and not shaped:
         return ""
-    and_ = " e " if lang == "pt" else " and "
+    and_ = _TEXTS("and", lang)
     listed = ", ".join(objects[:-1]) + and_ + objects[-1] if len(objects) > 1 else "".join(objects)
-    if lang == "pt":
-        refused = f"Não incluo {listed}" if objects else "Não sigo o formato pedido"
-        if objects and shaped:
-            refused += " nem sigo o formato pedido"
-        return f"{refused}: respondo à pergunta por inteiro, em texto, com a fonte."
-    refused = f"I don't include {listed}" if objects else "I don't follow the requested format"
+    refused = _TEXTS("objects", lang, listed=listed) if objects else _TEXTS("format", lang)
     if objects and shaped:
-        refused += " or follow the requested format"
-    return f"{refused}: I answer the question in full, in text, with its source."
+        refused += _TEXTS("and_format", lang)
+    return _TEXTS("declined", lang, refused=refused)

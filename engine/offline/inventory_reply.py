@@ -133,11 +133,22 @@ def inventory_reply(question: str, inventory: Inventory, lang: Language) -> Repl
     return Reply(uses=tuple(trail.uses), text=text, levers=ask.kind == "levers")
 
 
+def _status(status: str, lang: Language) -> str:
+    """The inventory's reconciliation status in words; an unknown one as it is."""
+    key = f"status.{status}"
+    return W.TEXTS(key, lang) if key in W.TEXTS else status
+
+
+def _note(category: str, lang: Language) -> str | None:
+    """What a category's figure means, when the answers explain it."""
+    key = f"note.{category}"
+    return W.TEXTS(key, lang) if key in W.TEXTS else None
+
+
 # --- the figures: totals, breakdowns, filters, top-N, shares -----------------------------------
 
 
 def _figures(trail: _Trail, ask: W.Ask, lang: Language) -> str:
-    words = W.TEXT[lang]
     if ask.missing_topic:
         return _missing_topic(trail, ask, lang)
     if ask.refrigerants:
@@ -152,7 +163,7 @@ def _figures(trail: _Trail, ask: W.Ask, lang: Language) -> str:
         return _subjects(trail, ask, whole, lang)
     result = trail.query(ask.group_by, ask.top_n, **ask.filters)
     if result.rows.empty:
-        return f"{words['none']} {_what_is_there(trail, ask, lang)}"
+        return f"{W.TEXTS('none', lang)} {_what_is_there(trail, ask, lang)}"
     if ask.gases:
         return _named_gases(trail, ask, result, whole, lang)
     lines = []
@@ -161,24 +172,24 @@ def _figures(trail: _Trail, ask: W.Ask, lang: Language) -> str:
         share = trail.calc(f"round({_raw(result.total)} / {_raw(whole.total)} * 100, 1)")
         lines.append(
             f"{subject}: {number(result.total, lang=lang)} t CO2e ({number(share, lang=lang)}% "
-            f"{words['of_total']} {number(whole.total, lang=lang)} t CO2e, "
+            f"{W.TEXTS('of_total', lang)} {number(whole.total, lang=lang)} t CO2e, "
             f"GWP {trail.inventory.gwp_set})."
         )
     else:
         lines.append(
-            f"{words['total']}: {number(result.total, lang=lang)} t CO2e "
+            f"{W.TEXTS('total', lang)}: {number(result.total, lang=lang)} t CO2e "
             f"(GWP {trail.inventory.gwp_set})."
         )
     lines[-1] += _share_of_scope(trail, ask, result.total, lang) + _in_workbook_set(
         trail, ask.filters, lang
     )
     if result.year:
-        lines.append(f"{words['year_of']}: {result.year}.")
+        lines.append(f"{W.TEXTS('year_of', lang)}: {result.year}.")
     lines[1:1] = [m for m in (_gas_mass(trail, ask, gas, lang),) if m]
     if ask.biogenic:
         biogenic = number(trail.inventory.biogenic_co2_t, 3, lang)
         trail.view("gases", **ask.filters)
-        lines.append(f"{words['biogenic']}: {biogenic} t CO2.")
+        lines.append(f"{W.TEXTS('biogenic', lang)}: {biogenic} t CO2.")
     if result.groups is not None and [v for v, _ in result.groups] == [NOT_GIVEN]:
         # Nothing to break down by (Scope 2 rows without categories): by facility instead.
         other: Field = "facility" if ask.group_by != "facility" else "source"
@@ -187,9 +198,9 @@ def _figures(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     if result.groups is not None and [v for v, _ in result.groups] != [NOT_GIVEN]:
         listed = _listed(ask.group_by, result, lang, ask.top_n if ask.top_asked else 5)
         if listed:
-            heading = words["heading"][ask.group_by]
-            top = words["top"].format(n=len(result.groups)) if ask.top_asked else ""
-            lines.append(f"{words['by']} {heading}{top}: {listed}.")
+            heading = W.TEXTS(f"heading.{ask.group_by}", lang)
+            top = W.TEXTS("top", lang, n=len(result.groups)) if ask.top_asked else ""
+            lines.append(f"{W.TEXTS('by', lang)} {heading}{top}: {listed}.")
             most = ask.top_n if ask.top_asked else 5
             lines += [a for a in (_groups_in_workbook_set(trail, ask, result, lang, most),) if a]
     elif result.top is not None:
@@ -197,7 +208,7 @@ def _figures(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     if ask.filters.get("scope") == "2" or ask.filters.get("category") == "Eletricidade":
         lines.append(_scope2_methods(trail.inventory, lang))
         lines += _scope2_why(trail, ask, lang)
-    note = W.NOTES[lang].get(ask.filters.get("category", ""))
+    note = _note(ask.filters.get("category", ""), lang)
     if note:
         lines.append(note)
     if ask.year_lacking:
@@ -216,7 +227,6 @@ def _listed(dimension: Field | None, result: QueryResult, lang: Language, most: 
 def _subjects(trail: _Trail, ask: W.Ask, whole: QueryResult, lang: Language) -> str:
     """Subjects no one filter holds together ("trucks and forklifts"): each one queried,
     then summed by the calculator."""
-    words = W.TEXT[lang]
     found = []
     for field_name, needle, label in ask.each:
         filters = {k: v for k, v in ask.filters.items() if k != field_name}
@@ -226,11 +236,11 @@ def _subjects(trail: _Trail, ask: W.Ask, whole: QueryResult, lang: Language) -> 
     together = trail.calc(" + ".join(_raw(t) for t in figures))
     share = trail.calc(f"round({_raw(together)} / {_raw(whole.total)} * 100, 1)")
     listed = "; ".join(
-        f"{W.TOPIC_EN.get(label, label) if lang == 'en' else label}: "
+        f"{W.topic_name(label, lang)}: "
         f"{number(r.total, lang=lang)} t CO2e ({_listed('source', r, lang)})"
         for label, r in found
     )
-    return words["gases_named"].format(
+    return W.TEXTS("gases_named", lang,
         listed=listed, together=number(together, lang=lang), share=number(share, lang=lang),
         whole=number(whole.total, lang=lang), gwp=trail.inventory.gwp_set,
     )  # fmt: skip
@@ -240,10 +250,9 @@ def _named_gases(
     trail: _Trail, ask: W.Ask, result: QueryResult, whole: QueryResult, lang: Language
 ) -> str:
     """Each gas the question names, from the by-gas query, and their sum."""
-    words = W.TEXT[lang]
     found = [(g, t) for g, t in result.groups or [] if canonical_gas(g) in ask.gases]
     if not found:
-        return f"{words['none']} {_what_is_there(trail, ask, lang, 'gas')}"
+        return f"{W.TEXTS('none', lang)} {_what_is_there(trail, ask, lang, 'gas')}"
     together = (
         trail.calc(" + ".join(_exact(t) for _, t in found)) if len(found) > 1 else found[0][1]
     )
@@ -252,13 +261,13 @@ def _named_gases(
     if subject and result.total:
         whole = result
     share = trail.calc(f"round({_raw(together)} / {_raw(whole.total)} * 100, 1)")
-    fossil = {"pt": "CO2 fóssil", "en": "fossil CO2"}[lang]  # biogenic CO2 is never here
+    fossil = W.TEXTS("fossil_co2", lang)  # biogenic CO2 is never here
     listed = "; ".join(
         f"{fossil if g == 'CO2' else W.gas_name(g)}: {number(t, lang=lang)} t CO2e"
         for g, t in found
     )
     absent = [g for g in ask.gases if g not in {canonical_gas(n) for n, _ in found}]
-    text = words["gases_named"].format(
+    text = W.TEXTS("gases_named", lang,
         listed=listed, together=number(together, lang=lang), share=number(share, lang=lang),
         whole=number(whole.total, lang=lang), gwp=trail.inventory.gwp_set,
     )  # fmt: skip
@@ -269,18 +278,17 @@ def _named_gases(
         held = [(g, t) for g, t in found if g in members]
         if len(held) > 1:
             family = trail.calc(" + ".join(_exact(t) for _, t in held))
-            name = words["family_name"][kind]
-            text += " " + words["family_sum"].format(
+            name = W.TEXTS(f"family_name.{kind}", lang)
+            text += " " + W.TEXTS("family_sum", lang,
                 family=name[0].upper() + name[1:], total=number(family, lang=lang),
                 members=", ".join(W.gas_name(g) for g, _ in held),
             )  # fmt: skip
     if absent:
-        text += " " + words["gases_absent"].format(gases=", ".join(absent))
+        text += " " + W.TEXTS("gases_absent", lang, gases=", ".join(absent))
     return text
 
 
 def _rows_text(result: QueryResult, lang: Language) -> str:
-    words = W.TEXT[lang]
     assert result.top is not None
     items = []
     top = result.top
@@ -290,7 +298,7 @@ def _rows_text(result: QueryResult, lang: Language) -> str:
         where += [W.gas_name(row.get(F.GAS))] if _given(row.get(F.GAS)) else []
         place = f" ({', '.join(where)})" if where else ""
         items.append(f"{_q(name, lang)}{place}: {number(row[F.EMISSIONS_TCO2E], lang=lang)} t CO2e")
-    return f"{words['rows'].format(n=len(items))}: " + "; ".join(items) + "."
+    return f"{W.TEXTS('rows', lang, n=len(items))}: " + "; ".join(items) + "."
 
 
 def _given(value: object) -> bool:
@@ -308,7 +316,6 @@ def _refrigerants(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     by the calculator. SF6 (switchgear insulation) and NF3 are not refrigerants; a PFC of an
     industrial process is not one either. Montreal Protocol refrigerants (HCFC-22, R-22) are
     said apart, with their mass and CO2e, outside the total."""
-    words = W.TEXT[lang]
     filters = {k: v for k, v in ask.filters.items() if k != "category"}
     trail.view("gases", **filters)
     table, _ = select(trail.inventory, filters)
@@ -319,7 +326,7 @@ def _refrigerants(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     chosen = gases[gases["gas"].map(W.is_refrigerant)]
     montreal = _montreal_rows(table, W.is_refrigerant)
     if chosen.empty and montreal.empty:
-        return f"{words['no_refrigerant']} {_what_is_there(trail, ask, lang, 'gas')}"
+        return f"{W.TEXTS('no_refrigerant', lang)} {_what_is_there(trail, ask, lang, 'gas')}"
     lines = []
     if len(chosen):
         whole = trail.query("scope")
@@ -330,7 +337,9 @@ def _refrigerants(trail: _Trail, ask: W.Ask, lang: Language) -> str:
             for row in chosen.itertuples(index=False)
         )
         lines.append(
-            words["refrigerants"].format(
+            W.TEXTS(
+                "refrigerants",
+                lang,
                 total=number(total, lang=lang),
                 share=number(share, lang=lang),
                 whole=number(whole.total, lang=lang),
@@ -339,7 +348,7 @@ def _refrigerants(trail: _Trail, ask: W.Ask, lang: Language) -> str:
             )
         )
     if len(montreal):
-        lines.append(words["montreal"].format(listed=_montreal_listed(montreal, lang)))
+        lines.append(W.TEXTS("montreal", lang, listed=_montreal_listed(montreal, lang)))
     return "\n".join(lines)
 
 
@@ -366,9 +375,9 @@ def _groups_in_workbook_set(
         parts.append(f"{_value(field_name, value, lang)}: {number(under.total_tco2e, lang=lang)}")
     if not parts:
         return ""
-    heading = W.TEXT[lang]["heading"][field_name]
-    return W.TEXT[lang]["groups_workbook_set"].format(
-        set=theirs, heading=heading, listed="; ".join(parts)
+    heading = W.TEXTS(f"heading.{field_name}", lang)
+    return W.TEXTS(
+        "groups_workbook_set", lang, set=theirs, heading=heading, listed="; ".join(parts)
     )
 
 
@@ -386,8 +395,12 @@ def _share_of_scope(trail: _Trail, ask: W.Ask, figure: float, lang: Language) ->
     if not within.total or abs(within.total - figure) < 0.05:
         return ""
     share = trail.calc(f"round({_raw(figure)} / {_raw(within.total)} * 100, 1)")
-    return " " + W.TEXT[lang]["of_scope"].format(
-        share=number(share, lang=lang), scope=scope, total=number(within.total, lang=lang)
+    return " " + W.TEXTS(
+        "of_scope",
+        lang,
+        share=number(share, lang=lang),
+        scope=scope,
+        total=number(within.total, lang=lang),
     )
 
 
@@ -406,8 +419,8 @@ def _in_workbook_set(trail: _Trail, filters: dict[str, str], lang: Language) -> 
     if not under.recomputed_rows or abs(under.total_tco2e - ours) < 0.05:
         return ""  # CO2 alone (GWP 1 in every set): nothing changes
     trail.view("gwp_sets", **filters)
-    return " " + W.TEXT[lang]["workbook_set"].format(
-        set=theirs, total=number(under.total_tco2e, lang=lang)
+    return " " + W.TEXTS(
+        "workbook_set", lang, set=theirs, total=number(under.total_tco2e, lang=lang)
     )
 
 
@@ -431,7 +444,7 @@ def _gas_mass(trail: _Trail, ask: W.Ask, gas: str, lang: Language) -> str:
     if row.empty or pd.isna(row["t_gas"].iloc[0]) or not row["mass_rows"].iloc[0]:
         return ""
     trail.view("gases", **ask.filters)
-    return W.TEXT[lang]["gas_mass"].format(mass=_mass(float(row["t_gas"].iloc[0]), lang), gas=gas)
+    return W.TEXTS("gas_mass", lang, mass=_mass(float(row["t_gas"].iloc[0]), lang), gas=gas)
 
 
 def _montreal_rows(table: pd.DataFrame, which=None) -> pd.DataFrame:
@@ -443,12 +456,15 @@ def _montreal_rows(table: pd.DataFrame, which=None) -> pd.DataFrame:
 def _montreal_listed(memo: pd.DataFrame, lang: Language) -> str:
     """Each Montreal gas with its mass (kg and t, as the gases view gives it) and its CO2e;
     a gas the workbook gives in t CO2e only keeps no mass (its GWP set is the workbook's)."""
-    words = W.TEXT[lang]
     items = []
     for row in memo.itertuples(index=False):
         co2e = f"{number(row.memo_tco2e, lang=lang)} t CO2e"
         if pd.isna(row.t_gas):  # in t CO2e only, or the Montreal part of a blend
-            said = words["montreal_no_mass"] if is_montreal(row.gas) else words["montreal_part"]
+            said = (
+                W.TEXTS("montreal_no_mass", lang)
+                if is_montreal(row.gas)
+                else W.TEXTS("montreal_part", lang)
+            )
             items.append(f"{W.gas_name(row.gas)} ({said}): {co2e}")
             continue
         kg = number(float(row.t_gas) * 1000, 1, lang)
@@ -460,7 +476,6 @@ def _montreal_listed(memo: pd.DataFrame, lang: Language) -> str:
 def _montreal_gas(trail: _Trail, ask: W.Ask, gas: str, lang: Language) -> str:
     """A Montreal Protocol gas asked about (HCFC-22, R-22): what it is and how it is
     reported, apart from the total, with its mass and its CO2e for information."""
-    words = W.TEXT[lang]
     filters = {k: v for k, v in ask.filters.items() if k not in ("gas", "category")}
     trail.view("gases", **filters)
     table, _ = select(trail.inventory, filters)
@@ -474,22 +489,22 @@ def _montreal_gas(trail: _Trail, ask: W.Ask, gas: str, lang: Language) -> str:
 
     memo = _montreal_rows(table, holds)
     name = W.gas_name(gas)
-    rule = words["montreal_rule"].format(gas=name)
+    rule = W.TEXTS("montreal_rule", lang, gas=name)
     if memo.empty:
-        return f"{rule} {words['montreal_absent'].format(gas=name)}"
+        return f"{rule} {W.TEXTS('montreal_absent', lang, gas=name)}"
     whole = trail.query("scope", **filters)
     rows = table[table[F.GAS].map(holds)] if F.GAS in table else table.iloc[0:0]
     where = sorted({
         _q(label, lang) + (f" ({_q(site, lang)})" if _given(site) else "")
         for label, site in zip(rows[LABEL], rows.get(F.FACILITY, [None] * len(rows)), strict=False)
     })  # fmt: skip
-    held = words["montreal_held"].format(
+    held = W.TEXTS("montreal_held", lang,
         listed=_montreal_listed(memo, lang), gwp=trail.inventory.gwp_set,
         total=number(whole.total, lang=lang),
     )  # fmt: skip
     lines = [rule, held]
     if where:
-        lines.append(f"{words['montreal_where']}: {'; '.join(where)}.")
+        lines.append(f"{W.TEXTS('montreal_where', lang)}: {'; '.join(where)}.")
     return "\n".join(lines)
 
 
@@ -497,12 +512,11 @@ def _by_gas(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     """Every gas group of the total (fossil CO2, CH4, N2O, HFCs, PFCs, SF6, NF3, as held),
     each HFC and PFC named; rows the workbook gives only in t CO2e, without a gas, said as
     such, never ranked as a gas; biogenic CO2 and Montreal gases apart, outside the total."""
-    words = W.TEXT[lang]
     filters = dict(ask.filters)
     trail.view("gases", **filters)
     whole = trail.query("gas", 50, **filters)
     if whole.rows.empty:
-        return f"{words['none']} {_what_is_there(trail, ask, lang)}"
+        return f"{W.TEXTS('none', lang)} {_what_is_there(trail, ask, lang)}"
     table, _ = select(trail.inventory, filters)
     gases = analytics.gas_masses(table)
     families: dict[str, list[tuple[str, float]]] = {}
@@ -520,13 +534,13 @@ def _by_gas(trail: _Trail, ask: W.Ask, lang: Language) -> str:
         total = _sum(trail, [t for _, t in members])
         share = trail.calc(f"round({_raw(total)} / {_raw(whole.total)} * 100, 1)") if (
             whole.total) else 0.0  # fmt: skip
-        text = (f"{words['family'][family]}: {number(total, lang=lang)} t CO2e "
+        text = (f"{W.TEXTS(f'family.{family}', lang)}: {number(total, lang=lang)} t CO2e "
                 f"({number(share, lang=lang)}%)")  # fmt: skip
         if family in ("HFC", "PFC", "other"):
             text += " — " + ", ".join(f"{W.gas_name(g)} {number(t, lang=lang)}" for g, t in members)
         parts.append(text)
     lines = [
-        words["by_gas"].format(
+        W.TEXTS("by_gas", lang,
             total=number(whole.total, lang=lang), gwp=trail.inventory.gwp_set,
             listed="; ".join(parts) or "—",
         )
@@ -536,14 +550,14 @@ def _by_gas(trail: _Trail, ask: W.Ask, lang: Language) -> str:
         counted = table[table[F.REPORTING] == F.IN_INVENTORY] if F.REPORTING in table else table
         bare = counted[counted[F.GAS].isna()] if F.GAS in counted else counted
         scopes = sorted({str(v) for v in bare.get(F.SCOPE, pd.Series(dtype=object)).dropna()})
-        where = ", ".join(f"{words['scope']} {s}" for s in scopes) or "—"
-        lines.append(words["no_gas"].format(t=number(unknown, lang=lang), scopes=where))
+        where = ", ".join(f"{W.TEXTS('scope', lang)} {s}" for s in scopes) or "—"
+        lines.append(W.TEXTS("no_gas", lang, t=number(unknown, lang=lang), scopes=where))
     biogenic = float(table[F.BIOGENIC_CO2].sum()) if F.BIOGENIC_CO2 in table else 0.0
     if biogenic:
-        lines.append(f"{words['biogenic']}: {number(biogenic, 1, lang)} t CO2.")
+        lines.append(f"{W.TEXTS('biogenic', lang)}: {number(biogenic, 1, lang)} t CO2.")
     montreal = _montreal_rows(table)
     if len(montreal):
-        lines.append(words["montreal"].format(listed=_montreal_listed(montreal, lang)))
+        lines.append(W.TEXTS("montreal", lang, listed=_montreal_listed(montreal, lang)))
     return "\n".join(lines)
 
 
@@ -586,7 +600,6 @@ def _instruments(table: pd.DataFrame) -> list[str]:
 def _scope2_why(trail: _Trail, ask: W.Ask, lang: Language) -> list[str]:
     """Why the market-based Scope 2 differs from the location-based one: the contractual
     instruments the market-based method counts, and what the workbook shows of them."""
-    words = W.TEXT[lang]
     inventory = trail.inventory
     market, location = inventory.scope2_market_tco2e, inventory.scope2_location_tco2e
     if market is None or abs(market - (location or 0.0)) < 0.05:
@@ -594,32 +607,35 @@ def _scope2_why(trail: _Trail, ask: W.Ask, lang: Language) -> list[str]:
     filters = {k: v for k, v in ask.filters.items() if k not in ("scope", "category")}
     trail.view("facility_scope", **filters)
     table, _ = select(inventory, {**filters, "scope": "2"})
-    lines = [words["market_why"]]
+    lines = [W.TEXTS("market_why", lang)]
     frame = analytics.facility_scope(table)
     differ = []
     for _, row in frame.iterrows():
         here, there = row[analytics.SCOPE2_LOCATION], row[analytics.SCOPE2_MARKET]
         if pd.isna(here) or pd.isna(there) or abs(here - there) < 0.05:
             continue
-        name = words["not_given"] if row["facility"] == analytics.UNKNOWN else row["facility"]
-        differ.append(words["market_site"].format(
+        name = (
+            W.TEXTS("not_given", lang) if row["facility"] == analytics.UNKNOWN else row["facility"]
+        )
+        differ.append(W.TEXTS("market_site", lang,
             site=_q(name, lang), location=number(here, lang=lang), market=number(there, lang=lang)
         ))  # fmt: skip
     if differ:
-        lines.append(f"{words['market_sites']}: {'; '.join(differ)}.")
+        lines.append(f"{W.TEXTS('market_sites', lang)}: {'; '.join(differ)}.")
     shown = _instruments(table)
     lines.append(
-        words["market_shows"].format(listed="; ".join(shown)) if shown else words["market_unshown"]
+        W.TEXTS("market_shows", lang, listed="; ".join(shown))
+        if shown
+        else W.TEXTS("market_unshown", lang)
     )
     return lines
 
 
 def _estimated(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     """The rows the workbook marks as estimated, by its own data-quality column."""
-    words = W.TEXT[lang]
     columns = quality_columns(trail.inventory.table)
     if not columns:
-        return words["no_quality_column"]
+        return W.TEXTS("no_quality_column", lang)
     named = ", ".join(f"“{c}”" for c in columns)
     whole = trail.query("scope")
     result = trail.query(None, 50, **{**ask.filters, QUALITY: "estimado"})
@@ -628,7 +644,7 @@ def _estimated(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     counted = rows[kind == F.IN_INVENTORY]
     listed_rows = rows[kind != F.SCOPE2_MARKET]
     if rows.empty or (counted.empty and not (kind == F.MONTREAL).any()):
-        return words["none_estimated"].format(columns=named)
+        return W.TEXTS("none_estimated", lang, columns=named)
     top = result.top if result.top is not None else rows.iloc[0:0]
     top_kind = top[F.REPORTING] if F.REPORTING in top else pd.Series(F.IN_INVENTORY, top.index)
     items = []
@@ -637,10 +653,10 @@ def _estimated(trail: _Trail, ask: W.Ask, lang: Language) -> str:
             continue  # the same row's market-based figure: beside it, not another row
         where = [_q(row[F.FACILITY], lang)] if _sited(row, row[LABEL]) else []
         if _given(row.get(F.SCOPE)):
-            where.append(f"{words['scope']} {row[F.SCOPE]}")
+            where.append(f"{W.TEXTS('scope', lang)} {row[F.SCOPE]}")
         place = f" ({', '.join(where)})" if where else ""
         if top_kind[index] == F.MONTREAL:
-            figure = words["estimated_montreal"].format(gas=W.gas_name(row.get(F.GAS)))
+            figure = W.TEXTS("estimated_montreal", lang, gas=W.gas_name(row.get(F.GAS)))
         else:
             figure = f"{number(row[F.EMISSIONS_TCO2E], lang=lang)} t CO2e"
         items.append(f"- {_q(row[LABEL], lang)}{place}: {figure}")
@@ -648,21 +664,20 @@ def _estimated(trail: _Trail, ask: W.Ask, lang: Language) -> str:
         trail.calc(f"round({_raw(result.total)} / {_raw(whole.total)} * 100, 1)")
         if whole.total else 0.0
     )  # fmt: skip
-    head = words["estimated"].format(
+    head = W.TEXTS("estimated", lang,
         columns=named, n=len(listed_rows), total=number(result.total, lang=lang),
         share=number(share, lang=lang), whole=number(whole.total, lang=lang),
         gwp=trail.inventory.gwp_set,
     )  # fmt: skip
     hidden = len(listed_rows) - len(items)
-    tail = [words["more_rows"].format(n=hidden)] if hidden > 0 else []
+    tail = [W.TEXTS("more_rows", lang, n=hidden)] if hidden > 0 else []
     return "\n".join([head, *items, *tail])
 
 
 def _subject(ask: W.Ask, lang: Language) -> str:
-    words = W.TEXT[lang]
     parts = []
     if "scope" in ask.filters:
-        parts.append(f"{words['scope']} {ask.filters['scope']}")
+        parts.append(f"{W.TEXTS('scope', lang)} {ask.filters['scope']}")
     if "category" in ask.filters:
         parts.append(_category(ask.filters["category"], lang))
     for key in ("gas", "source", "fuel", "facility", "year"):
@@ -672,17 +687,17 @@ def _subject(ask: W.Ask, lang: Language) -> str:
                 label = W.gas_name(canonical_gas(label) or label)
             elif key == "facility":
                 label = _q(label, lang)
-            elif lang == "en":
-                label = W.TOPIC_EN.get(label, label)
-            parts.append(f"{words['heading'][key]} {label}")
+            else:
+                label = W.topic_name(label, lang)
+            parts.append(f"{W.TEXTS(f'heading.{key}', lang)} {label}")
     return ", ".join(parts)
 
 
 def _value(dimension: str | None, value: str, lang: Language) -> str:
     if value == NOT_GIVEN:
-        return W.TEXT[lang]["not_given"]
+        return W.TEXTS("not_given", lang)
     if dimension == "scope":
-        return f"{W.TEXT[lang]['scope']} {value}"
+        return f"{W.TEXTS('scope', lang)} {value}"
     if dimension == "category":
         return _category(value, lang)
     if dimension == "gas":
@@ -705,14 +720,14 @@ def _category(value: str, lang: Language, *, lead: bool = True) -> str:
         if named is not None and named[0] != "3" and F.words(named[1]) != F.words(value):
             return f"{named[1]} (“{value}”)"  # a workbook in English, answered in Portuguese
         return value
-    word = W.TEXT[lang]["category_word"]
+    word = W.TEXTS("category_word", lang)
     word = word.capitalize() if lead else word
     # A number past ten is a figure the grounding check asks a source for: only when written.
     shown = number_ <= 10 or str(number_) in value
     if lang == "pt":
         written = W.scope3_number_written(value)
         return value if written or not shown else f"{word} {number_} – {value}"
-    standard = W.SCOPE3_EN[number_]
+    standard = W.scope3_name(number_, lang)
     name = f"{word} {number_} – {standard}" if shown else standard
     if F.words(value) == F.words(W.SCOPE3_CATEGORIES[number_]):
         return name  # the ingestion's own name, not a label of the workbook's
@@ -720,15 +735,15 @@ def _category(value: str, lang: Language, *, lead: bool = True) -> str:
 
 
 def _scope2_methods(inventory: Inventory, lang: Language) -> str:
-    words = W.TEXT[lang]
     location = number(inventory.scope2_location_tco2e or 0.0, lang=lang)
     market = inventory.scope2_market_tco2e
+    side_by_side = W.TEXTS("side_by_side", lang)
     tail = (
-        f"{words['market']}: {number(market, lang=lang)} t CO2e; {words['side_by_side']}"
+        f"{W.TEXTS('market', lang)}: {number(market, lang=lang)} t CO2e; {side_by_side}"
         if market is not None
         else ""
     )  # GHG Protocol Scope 2 Guidance: both methods reported, never summed
-    return f"{words['location']}: {location} t CO2e; {tail or words['no_market']}."
+    return f"{W.TEXTS('location', lang)}: {location} t CO2e; {tail or W.TEXTS('no_market', lang)}."
 
 
 # --- what the inventory lacks -----------------------------------------------------------------
@@ -738,7 +753,6 @@ def _what_is_there(
     trail: _Trail, ask: W.Ask, lang: Language, dimension: Field | None = None
 ) -> str:
     """The values the inventory does hold in the field the question asked about."""
-    words = W.TEXT[lang]
     dimension = dimension or ask.missing_field or next(iter(ask.filters), None) or "category"
     if dimension == "scope":
         dimension = "category"
@@ -746,48 +760,44 @@ def _what_is_there(
     values = [_value(dimension, v, lang) for v, _ in result.groups or []]
     if not values:
         return ""
-    return words["there"].format(heading=words["heading_plural"][dimension], values="; ".join(
+    heading = W.TEXTS(f"heading_plural.{dimension}", lang)
+    return W.TEXTS("there", lang, heading=heading, values="; ".join(
         f"{value} ({number(t, lang=lang)} t CO2e)"
         for value, (_, t) in zip(values, result.groups or [], strict=True)
     ))  # fmt: skip
 
 
 def _missing_topic(trail: _Trail, ask: W.Ask, lang: Language) -> str:
-    words = W.TEXT[lang]
-    said = words["no_topic"].format(topic=ask.missing_topic)
+    said = W.TEXTS("no_topic", lang, topic=ask.missing_topic)
     gas = ask.filters.get("gas")
     if gas:  # what the inventory holds of that gas, source by source
         result = trail.query("source", 10, gas=gas)
         listed = "; ".join(
             f"{_q(v, lang)}: {number(t, lang=lang)} t CO2e" for v, t in result.groups or []
         )
-        there = words["gas_there"].format(gas=gas, total=number(result.total, lang=lang))
+        there = W.TEXTS("gas_there", lang, gas=gas, total=number(result.total, lang=lang))
         return f"{said} {there}: {listed}." if listed else said
     return f"{said} {_what_is_there(trail, ask, lang, 'source')}"
 
 
 def _year_lacking(trail: _Trail, ask: W.Ask, lang: Language) -> str:
-    words = W.TEXT[lang]
     years = ", ".join(trail.inventory.years) or "—"
-    return words["no_year"].format(asked=", ".join(ask.year_lacking), years=years)
+    return W.TEXTS("no_year", lang, asked=", ".join(ask.year_lacking), years=years)
 
 
 def _missing_year(trail: _Trail, ask: W.Ask, lang: Language) -> str:
-    words = W.TEXT[lang]
     lines = [_year_lacking(trail, ask, lang)]
     result = trail.query("year")
     listed = "; ".join(f"{y}: {number(t, lang=lang)} t CO2e" for y, t in result.groups or [])
     if listed:
-        lines.append(f"{words['by']} {words['heading']['year']}: {listed}.")
+        lines.append(f"{W.TEXTS('by', lang)} {W.TEXTS('heading.year', lang)}: {listed}.")
     return "\n".join(lines)
 
 
 def _missing_scope3(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     """A Scope 3 category the inventory does not include, said plainly, naming each one it
     does hold by its number and name."""
-    words = W.TEXT[lang]
     asked = int(ask.scope3_asked)
-    names = W.SCOPE3_EN if lang == "en" else W.SCOPE3_CATEGORIES
     result = trail.query("category", 15, scope="3")
     held = sorted(
         result.groups or [], key=lambda group: (W.scope3_number(group[0]) or 99, -group[1])
@@ -796,18 +806,21 @@ def _missing_scope3(trail: _Trail, ask: W.Ask, lang: Language) -> str:
         f"{_category(c, lang, lead=False)}: {number(t, lang=lang)} t CO2e" for c, t in held
     )
     if not listed:
-        return words["no_scope3_at_all"].format(n=asked, name=names[asked])
-    return words["no_scope3"].format(n=asked, name=names[asked], listed=listed)
+        return W.TEXTS("no_scope3_at_all", lang, n=asked, name=W.scope3_name(asked, lang))
+    return W.TEXTS("no_scope3", lang, n=asked, name=W.scope3_name(asked, lang), listed=listed)
 
 
 def _missing_costs(trail: _Trail, ask: W.Ask, lang: Language) -> str:
-    words = W.TEXT[lang]
     result = trail.query("scope")
     listed = "; ".join(
         f"{_value('scope', s, lang)}: {number(t, lang=lang)} t CO2e" for s, t in result.groups or []
     )
-    return words["no_costs"].format(
-        total=number(result.total, lang=lang), gwp=trail.inventory.gwp_set, listed=listed
+    return W.TEXTS(
+        "no_costs",
+        lang,
+        total=number(result.total, lang=lang),
+        gwp=trail.inventory.gwp_set,
+        listed=listed,
     )
 
 
@@ -817,7 +830,6 @@ def _missing_costs(trail: _Trail, ask: W.Ask, lang: Language) -> str:
 def _without_scope3(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     """Scopes 1 and 2 together (the total without Scope 3), for the inventory, one
     installation, or each one: Scope 2 location-based in the sum, market-based beside it."""
-    words = W.TEXT[lang]
     filters = {k: v for k, v in ask.filters.items() if k != "scope"}
     if ask.each_facility:
         return _scopes_by_facility(trail, filters, lang)
@@ -826,10 +838,10 @@ def _without_scope3(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     kept = [by_scope[s] for s in ("1", "2") if s in by_scope]
     scope3 = by_scope.get("3", 0.0)
     if not kept:
-        return f"{words['none']} {_what_is_there(trail, ask, lang, 'scope')}"
+        return f"{W.TEXTS('none', lang)} {_what_is_there(trail, ask, lang, 'scope')}"
     without = _sum(trail, kept)
     parts = "; ".join(
-        f"{_value('scope', s, lang)}{words['s2_location'] if s == '2' else ''}: "
+        f"{_value('scope', s, lang)}{W.TEXTS('s2_location', lang) if s == '2' else ''}: "
         f"{number(by_scope[s], lang=lang)} t CO2e"
         for s in ("1", "2")
         if s in by_scope
@@ -837,21 +849,21 @@ def _without_scope3(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     market = _market_of(trail, filters)
     if "facility" in filters:
         site = _q(ask.labels.get("facility", filters["facility"]), lang)
-        text = words["combined"].format(
+        text = W.TEXTS("combined", lang,
             site=site, parts=parts, without=number(without, lang=lang),
             gwp=trail.inventory.gwp_set,
         )  # fmt: skip
         if scope3:
-            text += " " + words["combined_s3"].format(scope3=number(scope3, lang=lang))
+            text += " " + W.TEXTS("combined_s3", lang, scope3=number(scope3, lang=lang))
     else:
         share = trail.calc(f"round({_raw(without)} / {_raw(result.total)} * 100, 1)")
-        text = words["without_scope3"].format(
+        text = W.TEXTS("without_scope3", lang,
             without=number(without, lang=lang), share=number(share, lang=lang),
             total=number(result.total, lang=lang), scope3=number(scope3, lang=lang),
             parts=parts, gwp=trail.inventory.gwp_set,
         )  # fmt: skip
     if market is not None and "2" in by_scope:
-        text += "\n" + words["market_beside"].format(market=number(market, lang=lang))
+        text += "\n" + W.TEXTS("market_beside", lang, market=number(market, lang=lang))
     return text
 
 
@@ -867,13 +879,12 @@ def _market_of(trail: _Trail, filters: dict[str, str]) -> float | None:
 
 
 def _scopes_by_facility(trail: _Trail, filters: dict[str, str], lang: Language) -> str:
-    words = W.TEXT[lang]
     trail.view("facility_scope", **filters)
     table, _ = select(trail.inventory, filters)
     frame = analytics.facility_scope(table)
     if frame.empty:
-        return words["sbce_none"]
-    lines = [words["by_facility_s12"].format(gwp=trail.inventory.gwp_set)]
+        return W.TEXTS("sbce_none", lang)
+    lines = [W.TEXTS("by_facility_s12", lang, gwp=trail.inventory.gwp_set)]
     for _, row in frame.iterrows():
         s1 = float(row["1"]) if pd.notna(row["1"]) else 0.0
         s2 = (
@@ -885,15 +896,16 @@ def _scopes_by_facility(trail: _Trail, filters: dict[str, str], lang: Language) 
             continue  # rows of Scope 3 only (no facility, often): not part of this sum
         together = _sum(trail, [t for t in (s1, s2) if t])
         unknown = row["facility"] == analytics.UNKNOWN
-        name = words["not_given"] if unknown else _q(row["facility"], lang)
+        name = W.TEXTS("not_given", lang) if unknown else _q(row["facility"], lang)
+        scope, location = W.TEXTS("scope", lang), W.TEXTS("s2_location", lang)
         line = (
-            f"- {name}: {words['scope']} 1: {number(s1, lang=lang)} + {words['scope']} "
-            f"2{words['s2_location']}: {number(s2, lang=lang)} = {number(together, lang=lang)} "
+            f"- {name}: {scope} 1: {number(s1, lang=lang)} + {scope} "
+            f"2{location}: {number(s2, lang=lang)} = {number(together, lang=lang)} "
             "t CO2e"
         )
         market = row[analytics.SCOPE2_MARKET]
         if pd.notna(market):
-            line += f" ({words['market_short']}: {number(float(market), lang=lang)})"
+            line += f" ({W.TEXTS('market_short', lang)}: {number(float(market), lang=lang)})"
         lines.append(line)
     return "\n".join(lines)
 
@@ -901,7 +913,6 @@ def _scopes_by_facility(trail: _Trail, filters: dict[str, str], lang: Language) 
 def _gwp_sets(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     """The same gas masses under each GWP set, for what was asked: the whole inventory, a
     scope, an installation, or each installation; with the change from one set to the other."""
-    words = W.TEXT[lang]
     from engine.inventory import facts as inventory_facts
 
     own = trail.inventory.gwp_set
@@ -935,14 +946,19 @@ def _gwp_sets(trail: _Trail, ask: W.Ask, lang: Language) -> str:
             trail.calc(f"round(({_raw(first)} - {_raw(second)}) / {_raw(second)} * 100, 1)")
             if second else 0.0
         )  # fmt: skip
-        return words["gwp_gap"].format(
-            a=asked[0], b=asked[1], gap=number(gap, lang=lang), change=number(change, lang=lang)
+        return W.TEXTS(
+            "gwp_gap",
+            lang,
+            a=asked[0],
+            b=asked[1],
+            gap=number(gap, lang=lang),
+            change=number(change, lang=lang),
         )
 
     def sets_text(totals: dict[str, analytics.SetTotal]) -> str:
         shown = [s for s in named if s in totals] or list(totals)
         return "; ".join(
-            f"{name}{words['own'] if name == own else ''}: "
+            f"{name}{W.TEXTS('own', lang) if name == own else ''}: "
             f"{number(figure(totals[name]), lang=lang)} t CO2e"
             for name in shown
         )
@@ -951,11 +967,13 @@ def _gwp_sets(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     if not any(t.recomputed_rows or t.rescaled_rows for t in totals.values()):
         fixed = totals.get(own)
         if fixed is None or not fixed.fixed_rows or not (filters or scopes):
-            return words["no_masses"]
+            return W.TEXTS("no_masses", lang)
         # What was asked is given in t CO2e only (Scope 2 electricity, say): the same
         # under every set, though other rows of the workbook do carry gas masses.
-        return words["gwp_fixed"].format(
-            subject=_gwp_subject(ask, scopes, lang) or words["total"],
+        return W.TEXTS(
+            "gwp_fixed",
+            lang,
+            subject=_gwp_subject(ask, scopes, lang) or W.TEXTS("total", lang),
             t=number(figure(fixed), lang=lang),
         )
     subject = _gwp_subject(ask, scopes, lang)
@@ -964,7 +982,9 @@ def _gwp_sets(trail: _Trail, ask: W.Ask, lang: Language) -> str:
         table, _ = select(trail.inventory, filters)
         sites = table[F.FACILITY].dropna().unique() if F.FACILITY in table else []
         lines.append(
-            f"{subject}, {words['per_facility']}:" if subject else f"{words['per_facility']}:"
+            f"{subject}, {W.TEXTS('per_facility', lang)}:"
+            if subject
+            else f"{W.TEXTS('per_facility', lang)}:"
         )
         for site in sites:
             site_totals = totals_of({**filters, "facility": str(site)})
@@ -977,18 +997,17 @@ def _gwp_sets(trail: _Trail, ask: W.Ask, lang: Language) -> str:
         gap = gap_text(totals)
         if gap:
             lines.append(gap)
-    lines.append(words["gwp_note"])
+    lines.append(W.TEXTS("gwp_note", lang))
     return "\n".join(lines)
 
 
 def _gwp_subject(ask: W.Ask, scopes: list[str], lang: Language) -> str:
-    words = W.TEXT[lang]
     parts = []
     if scopes:
-        parts.append(" + ".join(f"{words['scope']} {s}" for s in scopes))
+        parts.append(" + ".join(f"{W.TEXTS('scope', lang)} {s}" for s in scopes))
     if "facility" in ask.filters:
         label = ask.labels.get("facility", ask.filters["facility"])
-        parts.append(f"{words['heading']['facility']} {_q(label, lang)}")
+        parts.append(f"{W.TEXTS('heading.facility', lang)} {_q(label, lang)}")
     return ", ".join(parts)
 
 
@@ -998,26 +1017,27 @@ def _gwp_subject(ask: W.Ask, scopes: list[str], lang: Language) -> str:
 def _sbce(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     """The law's thresholds applied to each installation's Scope 1, as the facility_scope
     view returns it; the company's sum decides nothing."""
-    words = W.TEXT[lang]
     trail.view("facility_scope")
     frame = analytics.facility_scope(trail.inventory.current)
     if frame.empty:
-        return words["sbce_none"]
+        return W.TEXTS("sbce_none", lang)
     low, high = number(REPORTING_T, 0, lang), number(ALLOWANCES_T, 0, lang)
-    lines = [words["sbce_rule"].format(low=low, high=high)]
+    lines = [W.TEXTS("sbce_rule", lang, low=low, high=high)]
     for row in frame.itertuples(index=False):
         scope1 = float(row[1]) if row[1] == row[1] else 0.0  # NaN: no Scope 1 rows
-        name = words["not_given"] if row[0] == analytics.UNKNOWN else row[0]
+        name = W.TEXTS("not_given", lang) if row[0] == analytics.UNKNOWN else row[0]
         if scope1 > ALLOWANCES_T:
-            band = words["sbce_allowances"]
+            band = W.TEXTS("sbce_allowances", lang)
         elif scope1 > REPORTING_T:
-            band = words["sbce_reporting"]
+            band = W.TEXTS("sbce_reporting", lang)
         else:
-            band = words["sbce_below"]
+            band = W.TEXTS("sbce_below", lang)
         # Unquoted: tests/test_offline_own_inventory.py reads these lines by their facility.
-        lines.append(f"- {name}: {number(scope1, lang=lang)} t CO2e {words['scope1']} — {band}")
-    lines.append(words["sbce_caveat"])
-    lines.append(f"{words['source']}: {SOURCE}")
+        lines.append(
+            f"- {name}: {number(scope1, lang=lang)} t CO2e {W.TEXTS('scope1', lang)} — {band}"
+        )
+    lines.append(W.TEXTS("sbce_caveat", lang))
+    lines.append(f"{W.TEXTS('source', lang)}: {SOURCE}")
     return "\n".join(lines)
 
 
@@ -1025,50 +1045,46 @@ def _sbce(trail: _Trail, ask: W.Ask, lang: Language) -> str:
 
 
 def _quality(trail: _Trail, ask: W.Ask, lang: Language) -> str:
-    words = W.TEXT[lang]
     trail.view("findings")
     findings = trail.inventory.findings
     lines = [_status_line(trail, lang)]
     if not findings:
-        lines.append(words["no_findings"])
+        lines.append(W.TEXTS("no_findings", lang))
     else:
-        lines.append(words["findings"].format(n=len(findings)))
+        lines.append(W.TEXTS("findings", lang, n=len(findings)))
         lines += [
-            f"- [{f.sheet or words['general']}] "
-            f"{' '.join((f.message_en if lang == 'en' else f.message_pt).split())}"
+            f"- [{f.sheet or W.TEXTS('general', lang)}] {' '.join(f.message(lang).split())}"
             for f in findings[:8]
         ]
         if len(findings) > 8:
-            lines.append(words["more"].format(n=len(findings) - 8))
+            lines.append(W.TEXTS("more", lang, n=len(findings) - 8))
     return "\n".join(lines)
 
 
 def _sheets(trail: _Trail, ask: W.Ask, lang: Language) -> str:
-    words = W.TEXT[lang]
     trail.view("sheets")
     checks = trail.inventory.reconciliation
     lines = [_status_line(trail, lang)]
     if not checks:
-        lines.append(words["no_sheets"])
+        lines.append(W.TEXTS("no_sheets", lang))
     for check in checks:
-        status = words["status"][check.status]
-        message = check.message_en if lang == "en" else check.message_pt
+        status = W.TEXTS(f"status.{check.status}", lang)
+        message = check.message(lang)
         detail = f" {' '.join(message.split())}" if message else ""
-        rows = f" ({words['data_rows'].format(n=check.rows)})" if check.rows else ""
+        rows = f" ({W.TEXTS('data_rows', lang, n=check.rows)})" if check.rows else ""
         lines.append(f"- {check.sheet}: {status}{rows}.{detail}")
     findings = trail.inventory.findings
     if findings:
         trail.view("findings")
-        lines.append(words["findings"].format(n=len(findings)))
+        lines.append(W.TEXTS("findings", lang, n=len(findings)))
     # A status is the workbook against itself: never mistaken for an auditor's statement.
-    lines.append(words["not_verification"])
+    lines.append(W.TEXTS("not_verification", lang))
     return "\n".join(lines)
 
 
 def _status_line(trail: _Trail, lang: Language) -> str:
-    words = W.TEXT[lang]
     inventory = trail.inventory
-    return words["overall"].format(status=words["status"].get(inventory.status, inventory.status))
+    return W.TEXTS("overall", lang, status=_status(inventory.status, lang))
 
 
 # --- levers -----------------------------------------------------------------------------------
@@ -1077,22 +1093,21 @@ def _status_line(trail: _Trail, lang: Language) -> str:
 def _levers(trail: _Trail, ask: W.Ask, lang: Language) -> str:
     """The largest rows, where a reduction weighs most; the green-gases analyst follows with
     the reductions the engine computes for them (``estimar_reducoes``)."""
-    words = W.TEXT[lang]
     whole = trail.query("scope")
     result = trail.query("source", 5, **ask.filters)
     if result.rows.empty or not whole.total:
-        return f"{words['none']} {_what_is_there(trail, ask, lang)}"
+        return f"{W.TEXTS('none', lang)} {_what_is_there(trail, ask, lang)}"
     groups = result.groups or []
     together = sum(t for _, t in groups)
     summed = trail.calc(" + ".join(_raw(t) for _, t in groups)) if len(groups) > 1 else together
     share = trail.calc(f"round({_raw(summed)} / {_raw(whole.total)} * 100, 1)")
     listed = "; ".join(f"{s}: {number(t, lang=lang)} t CO2e" for s, t in groups)
-    text = words["levers"].format(
+    text = W.TEXTS("levers", lang,
         n=len(groups), listed=listed, summed=number(summed, lang=lang),
         share=number(share, lang=lang), total=number(whole.total, lang=lang),
     )  # fmt: skip
     if ask.costs:
-        text += "\n" + words["levers_costs"]
+        text += "\n" + W.TEXTS("levers_costs", lang)
     return text
 
 

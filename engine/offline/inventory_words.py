@@ -17,6 +17,7 @@ from engine.inventory import fields as F
 from engine.inventory.query import NOT_GIVEN, Field, in_category
 from engine.offline.regulation import is_sbce_question
 from engine.protocol import fold
+from engine.texts import Texts
 
 if TYPE_CHECKING:
     from engine.inventory import Inventory
@@ -185,13 +186,6 @@ _GENERIC = frozenset(
     "centro matriz das dos del the and for com sem por".split()
 )
 _FIELDS_FOR_TOPICS: tuple[Field, ...] = ("source", "category", "fuel", "facility")
-# The subjects' names in an English answer.
-TOPIC_EN = {"efluentes": "effluents", "caldeiras": "boilers", "fornos": "kilns", "frota": "fleet",
-            "geradores": "generators", "empilhadeiras": "forklifts",
-            "eletricidade": "electricity", "aterro": "landfill", "resíduos": "waste",
-            "viagens": "travel", "gás natural": "natural gas", "diesel": "diesel", "GLP": "LPG",
-            "gasolina": "gasoline", "etanol": "ethanol", "biomassa": "biomass", "carvão": "coal",
-            "fertilizantes": "fertilisers"}  # fmt: skip
 
 
 def mentions_sbce(question: str) -> bool:
@@ -381,15 +375,6 @@ def _scope3_category(text: str) -> int | None:
     return next((n for n, cues in _SCOPE3_WORDS if any(c in text for c in cues)), None)
 
 
-SCOPE3_EN = {
-    1: "Purchased goods and services", 2: "Capital goods",
-    3: "Fuel- and energy-related activities", 4: "Upstream transportation and distribution",
-    5: "Waste generated in operations", 6: "Business travel", 7: "Employee commuting",
-    8: "Upstream leased assets", 9: "Downstream transportation and distribution",
-    10: "Processing of sold products", 11: "Use of sold products",
-    12: "End-of-life treatment of sold products", 13: "Downstream leased assets",
-    14: "Franchises", 15: "Investments",
-}  # fmt: skip
 _CATEGORY_NUMBER = re.compile(r"(?<![a-z])(?:categoria|category|cat)\.?\s*(\d{1,2})(?![0-9])")
 _SCOPE3_BY_NAME = {fold(name): n for n, name in SCOPE3_CATEGORIES.items()}
 
@@ -600,330 +585,594 @@ def _dimension(text: str, filters: dict[str, str], gases: list[str], top: bool) 
     return "scope"
 
 
-_S = {"scope": "escopo", "gas": "gás", "facility": "unidade", "category": "categoria",
-      "fuel": "combustível ou insumo", "year": "ano", "source": "fonte"}  # fmt: skip
-_S_EN = {"scope": "scope", "gas": "gas", "facility": "facility", "category": "category",
-         "fuel": "fuel or input", "year": "year", "source": "source"}  # fmt: skip
-_STATUS = {
-    "pt": {"reconciled": "conferido", "unverified": "sem totais para conferir",
-           "ambiguous": "unidade não provada (ambígua)", "conflict": "não confere"},
-    "en": {"reconciled": "reconciled", "unverified": "no totals to check against",
-           "ambiguous": "unit not proven (ambiguous)", "conflict": "does not reconcile"},
-}  # fmt: skip
-
-TEXT: dict[str, dict] = {
-    "pt": {
-        "scope": "Escopo",
-        "heading": _S,
-        "heading_plural": {
-            "scope": "escopos",
-            "gas": "gases",
-            "facility": "unidades",
-            "category": "categorias",
-            "fuel": "combustíveis",
-            "year": "anos",
-            "source": "fontes",
+# What the figures' answers say; "note.<category>" is what a category's figure means,
+# so a lookup also says how it is counted.
+TEXTS = Texts(
+    "engine.offline.inventory_words",
+    {
+        "scope": {
+            "pt": "Escopo",
+            "en": "Scope",
         },
-        "total": "Total do inventário",
-        "of_total": "do total de",
-        "by": "Por",
-        "top": " (as {n} maiores)",
-        "year_of": "Ano do inventário",
-        "not_given": NOT_GIVEN,
-        "rows": "As {n} maiores linhas",
-        "biogenic": "CO2 biogênico, relatado à parte e fora do total",
-        "gas_mass": "Massa do gás: {mass} t de {gas}.",
-        "of_scope": "É {share}% do Escopo {scope} ({total} t CO2e).",
-        "groups_workbook_set": "Com o GWP {set} (o dos totais da planilha), por {heading}: "
-        "{listed} t CO2e.",
-        "workbook_set": "Com o GWP {set}, o conjunto dos totais da própria planilha: {total} "
-        "t CO2e.",
-        "none": "Nenhuma linha do inventário anexado atende a esse filtro.",
-        "there": "O inventário traz estas {heading}: {values}.",
-        "no_topic": "O inventário anexado não tem linhas de {topic}.",
-        "gases_named": "{listed}; juntos, {together} t CO2e, {share}% do total de {whole} t "
-        "CO2e (GWP {gwp}).",
-        "gases_absent": "O inventário não tem linhas de {gases}.",
-        "family_name": {"fluorinated": "gases fluorados", "HFCs": "HFCs"},
-        "family_sum": "{family} ({members}), juntos: {total} t CO2e.",
-        "gas_there": "O {gas} que ele traz soma {total} t CO2e, por fonte",
-        "no_year": "O inventário anexado não traz dados de {asked}: ele cobre {years}.",
-        "no_scope3": "A categoria {n} do escopo 3 ({name}) não está incluída neste inventário: "
-        "o inventário anexado não a relata. As categorias de escopo 3 que ele traz: {listed}.",
-        "no_scope3_at_all": "A categoria {n} do escopo 3 ({name}) não está incluída neste "
-        "inventário, nem nenhuma outra: o inventário anexado não tem linhas de escopo 3.",
-        "category_word": "categoria",
-        "no_costs": "O inventário anexado não traz custos, preços nem investimentos: traz "
-        "emissões, {total} t CO2e (GWP {gwp}), assim: {listed}. Para custos de redução, "
-        "peça as medidas calculadas para este inventário.",
-        "refrigerants": "Gases refrigerantes (HFC, PFC e misturas como R-404A e R-410A) no "
-        "inventário: {total} t CO2e, {share}% do total de {whole} t CO2e (GWP {gwp}). Por gás: "
-        "{listed}. O SF6 não entra aqui: é isolante de equipamentos elétricos, não refrigerante.",
-        "montreal": "Gases do Protocolo de Montreal (como o HCFC-22, R-22), relatados à parte e "
-        "fora do total, com o CO2e só para informação: {listed}.",
-        "montreal_part": "parte do Protocolo de Montreal da mistura",
-        "montreal_no_mass": "a planilha traz só t CO2e, sem a massa",
-        "montreal_rule": "O {gas} é um gás do Protocolo de Montreal (destrói a camada de "
-        "ozônio): o GHG Protocol e o Programa Brasileiro GHG Protocol o relatam à parte, fora "
-        "dos escopos e do total, nunca somado.",
-        "montreal_absent": "O inventário anexado não tem linhas de {gas}.",
-        "montreal_held": "No inventário anexado: {listed} (GWP {gwp}), só para informação; fora "
-        "do total de {total} t CO2e.",
-        "montreal_where": "Linhas",
-        "by_gas": "Por gás, no total de {total} t CO2e (GWP {gwp}): {listed}.",
-        "family": {
-            "CO2": "CO2 fóssil",
-            "CH4": "CH4",
-            "N2O": "N2O",
-            "HFC": "HFCs",
-            "PFC": "PFCs",
-            "SF6": "SF6",
-            "NF3": "NF3",
-            "other": "outros gases",
+        "heading.scope": {
+            "pt": "escopo",
+            "en": "scope",
         },
-        "no_gas": "Sem gás informado (linhas que a planilha traz só em t CO2e, no total): {t} "
-        "t CO2e, em {scopes}.",
-        "s2_location": " (localização)",
-        "combined": "{site}: {parts}; escopos 1 e 2 somados: {without} t CO2e (GWP {gwp}).",
-        "combined_s3": "O escopo 3 da unidade, {scope3} t CO2e, fica fora desta soma.",
-        "market_beside": "Escopo 2 pela escolha de compra (market-based): {market} t CO2e, "
-        "relatado ao lado, nunca somado.",
-        "market_short": "escopo 2 por escolha de compra",
-        "by_facility_s12": "Escopos 1 e 2 por unidade (escopo 2 por localização), t CO2e (GWP "
-        "{gwp}):",
-        "per_facility": "por unidade",
-        "market_why": "O método de escolha de compra (market-based) usa os instrumentos "
-        "contratuais da energia comprada — certificados de energia renovável (I-REC e outros "
-        "certificados de atributo), contratos de fornecimento (PPA, mercado livre) com o fator "
-        "do fornecedor — em vez do fator médio da rede (SIN) do método de localização; por "
-        "isso os dois diferem, e são relatados lado a lado.",
-        "market_sites": "Onde diferem",
-        "market_site": "{site}: localização {location}, escolha de compra {market} t CO2e",
-        "market_shows": "A planilha mostra: {listed}.",
-        "market_unshown": "A planilha não diz qual instrumento contratual explica a diferença.",
-        "no_quality_column": "A planilha não tem uma coluna que diga quais linhas são estimadas "
-        "e quais são medidas (como “Qualidade do dado” ou “Tipo de dado”).",
-        "none_estimated": "Nenhuma linha está marcada como estimada em {columns}.",
-        "estimated": "Linhas marcadas como estimadas em {columns}: {n}, somando {total} t "
-        "CO2e, {share}% do total de {whole} t CO2e (GWP {gwp}):",
-        "estimated_montreal": "{gas}, Protocolo de Montreal, fora do total",
-        "more_rows": "…e mais {n} linhas.",
-        "no_refrigerant": "O inventário anexado não tem linhas de gases refrigerantes "
-        "(HFC, PFC ou misturas R-).",
-        "without_scope3": "Sem o escopo 3, o inventário soma {without} t CO2e ({parts}), "
-        "{share}% do total de {total} t CO2e (GWP {gwp}); o escopo 3 soma {scope3} t CO2e.",
-        "own": " (o do inventário)",
-        "gwp_gap": "De {b} para {a}, a cifra muda {gap} t CO2e ({change}%): as mesmas massas "
-        "com os GWP do {a} (CH4, N2O, HFCs, SF6 de cada relatório do IPCC).",
-        "gwp_note": "Mesmas massas de gás × GWP de cada conjunto (IPCC, 100 anos); uma "
-        "linha que a planilha traz só em t CO2e de um gás nomeado é refeita pela razão entre o "
-        "GWP do conjunto e o do inventário, e uma sem gás entra igual em todos os conjuntos.",
-        "no_masses": "A planilha traz só t CO2e, sem massa por gás: o total não pode ser "
-        "refeito em outro conjunto de GWP.",
-        "gwp_fixed": "{subject}: {t} t CO2e em qualquer conjunto de GWP — a planilha traz "
-        "essas linhas só em t CO2e, sem massa por gás, e elas entram iguais em AR4, AR5 e AR6.",
-        "sbce_rule": "Pela Lei nº 15.042/2024, os limites do SBCE valem por instalação, sobre "
-        "as emissões de cada uma (escopo 1), não pelo total da empresa: acima de {low} t CO2e "
-        "por ano, plano de monitoramento e relato anual; acima de {high} t CO2e, também a "
-        "conciliação periódica de obrigações (entrega de cotas). No inventário anexado:",
-        "scope1": "no escopo 1",
-        "sbce_allowances": "acima do limite de conciliação: monitorar, relatar e entregar "
-        "cotas (CBE) ou certificados (CRVE).",
-        "sbce_reporting": "acima do limite de relato: plano de monitoramento e relato anual, "
-        "sem entrega de cotas.",
-        "sbce_below": "abaixo dos limites: sem obrigação no SBCE.",
-        "sbce_caveat": "O órgão gestor pode elevar os limites na regulamentação, e a "
-        "produção primária agropecuária fica fora das obrigações.",
-        "sbce_none": "O inventário anexado não traz unidades (instalações) para aplicar os "
-        "limites do SBCE.",
-        "source": "Fonte",
-        "overall": "Situação da conferência do inventário: {status}.",
-        "status": _STATUS["pt"],
-        "findings": "Apontamentos de qualidade dos dados: {n}.",
-        "not_verification": "Conferido quer dizer que os números da planilha batem com os "
-        "próprios totais dela; não é verificação por terceira parte (ISO 14064-3 ou "
-        "asseguração): nada do que li a atesta, então trate o inventário como não verificado "
-        "até haver uma declaração de verificação.",
-        "no_findings": "Qualidade dos dados: nenhum problema encontrado.",
-        "more": "…e mais {n} apontamentos.",
-        "general": "geral",
-        "no_sheets": "Nenhuma aba conferida.",
-        "data_rows": "{n} linhas de dados",
-        "levers": "Onde reduzir pesa mais: as {n} maiores fontes do inventário — {listed} — "
-        "somam {summed} t CO2e, {share}% do total de {total} t CO2e. As reduções calculadas "
-        "pelas regras do GHG Protocol para elas seguem.",
-        "levers_costs": "O inventário não traz custos; as faixas de custo, quando houver, vêm "
-        "das medidas calculadas.",
-        "location": "Escopo 2 pelo método de localização (location-based, fator médio do SIN)",
-        "market": "pelo método de escolha de compra (market-based)",
-        "side_by_side": "os dois são relatados lado a lado, nunca somados",
-        "no_market": "o inventário não traz o método de escolha de compra (market-based); os "
-        "dois métodos são relatados lado a lado, nunca somados",
+        "heading.gas": {
+            "pt": "gás",
+            "en": "gas",
+        },
+        "heading.facility": {
+            "pt": "unidade",
+            "en": "facility",
+        },
+        "heading.category": {
+            "pt": "categoria",
+            "en": "category",
+        },
+        "heading.fuel": {
+            "pt": "combustível ou insumo",
+            "en": "fuel or input",
+        },
+        "heading.year": {
+            "pt": "ano",
+            "en": "year",
+        },
+        "heading.source": {
+            "pt": "fonte",
+            "en": "source",
+        },
+        "heading_plural.scope": {
+            "pt": "escopos",
+            "en": "scopes",
+        },
+        "heading_plural.gas": {
+            "pt": "gases",
+            "en": "gases",
+        },
+        "heading_plural.facility": {
+            "pt": "unidades",
+            "en": "facilities",
+        },
+        "heading_plural.category": {
+            "pt": "categorias",
+            "en": "categories",
+        },
+        "heading_plural.fuel": {
+            "pt": "combustíveis",
+            "en": "fuels",
+        },
+        "heading_plural.year": {
+            "pt": "anos",
+            "en": "years",
+        },
+        "heading_plural.source": {
+            "pt": "fontes",
+            "en": "sources",
+        },
+        "total": {
+            "pt": "Total do inventário",
+            "en": "Inventory total",
+        },
+        "of_total": {
+            "pt": "do total de",
+            "en": "of the total of",
+        },
+        "by": {
+            "pt": "Por",
+            "en": "By",
+        },
+        "top": {
+            "pt": " (as {n} maiores)",
+            "en": " (the {n} largest)",
+        },
+        "year_of": {
+            "pt": "Ano do inventário",
+            "en": "Inventory year",
+        },
+        "not_given": {
+            "pt": NOT_GIVEN,  # the query's own word for a blank field
+            "en": "(not given)",
+        },
+        "rows": {
+            "pt": "As {n} maiores linhas",
+            "en": "The {n} largest rows",
+        },
+        "biogenic": {
+            "pt": "CO2 biogênico, relatado à parte e fora do total",
+            "en": "Biogenic CO2, reported apart and outside the total",
+        },
+        "gas_mass": {
+            "pt": "Massa do gás: {mass} t de {gas}.",
+            "en": "Mass of the gas: {mass} t of {gas}.",
+        },
+        "of_scope": {
+            "pt": "É {share}% do Escopo {scope} ({total} t CO2e).",
+            "en": "That is {share}% of Scope {scope} ({total} t CO2e).",
+        },
+        "groups_workbook_set": {
+            "pt": "Com o GWP {set} (o dos totais da planilha), por {heading}: {listed} t CO2e.",
+            "en": "With {set} GWPs (those of the workbook's totals), by {heading}: {listed} t "
+            "CO2e.",
+        },
+        "workbook_set": {
+            "pt": "Com o GWP {set}, o conjunto dos totais da própria planilha: {total} t CO2e.",
+            "en": "With {set} GWPs, the set of the workbook's own totals: {total} t CO2e.",
+        },
+        "none": {
+            "pt": "Nenhuma linha do inventário anexado atende a esse filtro.",
+            "en": "No row of the attached inventory matches that filter.",
+        },
+        "there": {
+            "pt": "O inventário traz estas {heading}: {values}.",
+            "en": "The inventory holds these {heading}: {values}.",
+        },
+        "no_topic": {
+            "pt": "O inventário anexado não tem linhas de {topic}.",
+            "en": "The attached inventory has no rows for {topic}.",
+        },
+        "gases_named": {
+            "pt": "{listed}; juntos, {together} t CO2e, {share}% do total de {whole} t CO2e (GWP "
+            "{gwp}).",
+            "en": "{listed}; together {together} t CO2e, {share}% of the total of {whole} t CO2e "
+            "(GWP {gwp}).",
+        },
+        "gases_absent": {
+            "pt": "O inventário não tem linhas de {gases}.",
+            "en": "The inventory has no rows of {gases}.",
+        },
+        "family_name.fluorinated": {
+            "pt": "gases fluorados",
+            "en": "Fluorinated gases",
+        },
+        "family_name.HFCs": {
+            "pt": "HFCs",
+            "en": "HFCs",
+        },
+        "family_sum": {
+            "pt": "{family} ({members}), juntos: {total} t CO2e.",
+            "en": "{family} ({members}) together: {total} t CO2e.",
+        },
+        "gas_there": {
+            "pt": "O {gas} que ele traz soma {total} t CO2e, por fonte",
+            "en": "The {gas} it holds adds up to {total} t CO2e, by source",
+        },
+        "no_year": {
+            "pt": "O inventário anexado não traz dados de {asked}: ele cobre {years}.",
+            "en": "The attached inventory has no data for {asked}: it covers {years}.",
+        },
+        "no_scope3": {
+            "pt": "A categoria {n} do escopo 3 ({name}) não está incluída neste inventário: o "
+            "inventário anexado não a relata. As categorias de escopo 3 que ele traz: "
+            "{listed}.",
+            "en": "Scope 3 category {n} ({name}) is not included in this inventory: the attached "
+            "inventory does not report it. The Scope 3 categories it includes: {listed}.",
+        },
+        "no_scope3_at_all": {
+            "pt": "A categoria {n} do escopo 3 ({name}) não está incluída neste inventário, nem "
+            "nenhuma outra: o inventário anexado não tem linhas de escopo 3.",
+            "en": "Scope 3 category {n} ({name}) is not included in this inventory, nor is any "
+            "other: the attached inventory does not report Scope 3.",
+        },
+        "category_word": {
+            "pt": "categoria",
+            "en": "category",
+        },
+        "no_costs": {
+            "pt": "O inventário anexado não traz custos, preços nem investimentos: traz emissões, "
+            "{total} t CO2e (GWP {gwp}), assim: {listed}. Para custos de redução, peça as "
+            "medidas calculadas para este inventário.",
+            "en": "The attached inventory holds no costs, prices or investments: it holds "
+            "emissions, {total} t CO2e (GWP {gwp}), as follows: {listed}. For reduction "
+            "costs, ask for the measures computed for this inventory.",
+        },
+        "refrigerants": {
+            "pt": "Gases refrigerantes (HFC, PFC e misturas como R-404A e R-410A) no inventário: "
+            "{total} t CO2e, {share}% do total de {whole} t CO2e (GWP {gwp}). Por gás: "
+            "{listed}. O SF6 não entra aqui: é isolante de equipamentos elétricos, não "
+            "refrigerante.",
+            "en": "Refrigerant gases (HFCs, PFCs and blends such as R-404A and R-410A) in the "
+            "inventory: {total} t CO2e, {share}% of the total of {whole} t CO2e (GWP {gwp}). "
+            "By gas: {listed}. SF6 is not among them: it insulates electrical switchgear, it "
+            "is not a refrigerant.",
+        },
+        "montreal": {
+            "pt": "Gases do Protocolo de Montreal (como o HCFC-22, R-22), relatados à parte e "
+            "fora do total, com o CO2e só para informação: {listed}.",
+            "en": "Montreal Protocol gases (such as HCFC-22, R-22), reported apart and outside "
+            "the total, their CO2e for information only: {listed}.",
+        },
+        "montreal_part": {
+            "pt": "parte do Protocolo de Montreal da mistura",
+            "en": "Montreal Protocol part of the blend",
+        },
+        "montreal_no_mass": {
+            "pt": "a planilha traz só t CO2e, sem a massa",
+            "en": "the workbook gives t CO2e only, no mass",
+        },
+        "montreal_rule": {
+            "pt": "O {gas} é um gás do Protocolo de Montreal (destrói a camada de ozônio): o GHG "
+            "Protocol e o Programa Brasileiro GHG Protocol o relatam à parte, fora dos "
+            "escopos e do total, nunca somado.",
+            "en": "{gas} is a Montreal Protocol gas (it depletes the ozone layer): the GHG "
+            "Protocol and the Brazilian GHG Protocol Program report it apart, outside the "
+            "scopes and the total, never added to it.",
+        },
+        "montreal_absent": {
+            "pt": "O inventário anexado não tem linhas de {gas}.",
+            "en": "The attached inventory has no {gas} rows.",
+        },
+        "montreal_held": {
+            "pt": "No inventário anexado: {listed} (GWP {gwp}), só para informação; fora do total "
+            "de {total} t CO2e.",
+            "en": "In the attached inventory: {listed} (GWP {gwp}), for information only; outside "
+            "the total of {total} t CO2e.",
+        },
+        "montreal_where": {
+            "pt": "Linhas",
+            "en": "Rows",
+        },
+        "by_gas": {
+            "pt": "Por gás, no total de {total} t CO2e (GWP {gwp}): {listed}.",
+            "en": "By gas, in the total of {total} t CO2e (GWP {gwp}): {listed}.",
+        },
+        "family.CO2": {
+            "pt": "CO2 fóssil",
+            "en": "fossil CO2",
+        },
+        "family.CH4": {
+            "pt": "CH4",
+            "en": "CH4",
+        },
+        "family.N2O": {
+            "pt": "N2O",
+            "en": "N2O",
+        },
+        "family.HFC": {
+            "pt": "HFCs",
+            "en": "HFCs",
+        },
+        "family.PFC": {
+            "pt": "PFCs",
+            "en": "PFCs",
+        },
+        "family.SF6": {
+            "pt": "SF6",
+            "en": "SF6",
+        },
+        "family.NF3": {
+            "pt": "NF3",
+            "en": "NF3",
+        },
+        "family.other": {
+            "pt": "outros gases",
+            "en": "other gases",
+        },
+        "no_gas": {
+            "pt": "Sem gás informado (linhas que a planilha traz só em t CO2e, no total): {t} t "
+            "CO2e, em {scopes}.",
+            "en": "No gas given (rows the workbook gives only in t CO2e, in the total): {t} t "
+            "CO2e, in {scopes}.",
+        },
+        "s2_location": {
+            "pt": " (localização)",
+            "en": " (location-based)",
+        },
+        "combined": {
+            "pt": "{site}: {parts}; escopos 1 e 2 somados: {without} t CO2e (GWP {gwp}).",
+            "en": "{site}: {parts}; Scopes 1 and 2 together: {without} t CO2e (GWP {gwp}).",
+        },
+        "combined_s3": {
+            "pt": "O escopo 3 da unidade, {scope3} t CO2e, fica fora desta soma.",
+            "en": "The facility's Scope 3, {scope3} t CO2e, stays out of this sum.",
+        },
+        "market_beside": {
+            "pt": "Escopo 2 pela escolha de compra (market-based): {market} t CO2e, relatado ao "
+            "lado, nunca somado.",
+            "en": "Scope 2 by the market-based method: {market} t CO2e, reported beside it, never "
+            "added.",
+        },
+        "market_short": {
+            "pt": "escopo 2 por escolha de compra",
+            "en": "market-based Scope 2",
+        },
+        "by_facility_s12": {
+            "pt": "Escopos 1 e 2 por unidade (escopo 2 por localização), t CO2e (GWP {gwp}):",
+            "en": "Scopes 1 and 2 per facility (Scope 2 location-based), t CO2e (GWP {gwp}):",
+        },
+        "per_facility": {
+            "pt": "por unidade",
+            "en": "per facility",
+        },
+        "market_why": {
+            "pt": "O método de escolha de compra (market-based) usa os instrumentos contratuais "
+            "da energia comprada — certificados de energia renovável (I-REC e outros "
+            "certificados de atributo), contratos de fornecimento (PPA, mercado livre) com o "
+            "fator do fornecedor — em vez do fator médio da rede (SIN) do método de "
+            "localização; por isso os dois diferem, e são relatados lado a lado.",
+            "en": "The market-based method counts the contractual instruments of the electricity "
+            "bought — renewable energy certificates (I-RECs and other energy attribute "
+            "certificates), supply contracts (PPAs, the free market) with the supplier's "
+            "factor — instead of the grid average (SIN) of the location-based method; that is "
+            "why the two differ, and they are reported side by side.",
+        },
+        "market_sites": {
+            "pt": "Onde diferem",
+            "en": "Where they differ",
+        },
+        "market_site": {
+            "pt": "{site}: localização {location}, escolha de compra {market} t CO2e",
+            "en": "{site}: location-based {location}, market-based {market} t CO2e",
+        },
+        "market_shows": {
+            "pt": "A planilha mostra: {listed}.",
+            "en": "The workbook shows: {listed}.",
+        },
+        "market_unshown": {
+            "pt": "A planilha não diz qual instrumento contratual explica a diferença.",
+            "en": "The workbook does not say which contractual instrument explains the difference.",
+        },
+        "no_quality_column": {
+            "pt": "A planilha não tem uma coluna que diga quais linhas são estimadas e quais são "
+            "medidas (como “Qualidade do dado” ou “Tipo de dado”).",
+            "en": "The workbook has no column saying which rows are estimated and which are "
+            "measured (such as “Qualidade do dado” or “Data quality”).",
+        },
+        "none_estimated": {
+            "pt": "Nenhuma linha está marcada como estimada em {columns}.",
+            "en": "No row is marked as estimated in {columns}.",
+        },
+        "estimated": {
+            "pt": "Linhas marcadas como estimadas em {columns}: {n}, somando {total} t CO2e, "
+            "{share}% do total de {whole} t CO2e (GWP {gwp}):",
+            "en": "Rows marked as estimated in {columns}: {n}, adding up to {total} t CO2e, "
+            "{share}% of the total of {whole} t CO2e (GWP {gwp}):",
+        },
+        "estimated_montreal": {
+            "pt": "{gas}, Protocolo de Montreal, fora do total",
+            "en": "{gas}, Montreal Protocol, outside the total",
+        },
+        "more_rows": {
+            "pt": "…e mais {n} linhas.",
+            "en": "…and {n} more rows.",
+        },
+        "no_refrigerant": {
+            "pt": "O inventário anexado não tem linhas de gases refrigerantes (HFC, PFC ou "
+            "misturas R-).",
+            "en": "The attached inventory has no refrigerant gas rows (HFC, PFC or R- blends).",
+        },
+        "without_scope3": {
+            "pt": "Sem o escopo 3, o inventário soma {without} t CO2e ({parts}), {share}% do "
+            "total de {total} t CO2e (GWP {gwp}); o escopo 3 soma {scope3} t CO2e.",
+            "en": "Without Scope 3 the inventory adds up to {without} t CO2e ({parts}), {share}% "
+            "of the total of {total} t CO2e (GWP {gwp}); Scope 3 adds up to {scope3} t CO2e.",
+        },
+        "own": {
+            "pt": " (o do inventário)",
+            "en": " (the inventory's)",
+        },
+        "gwp_gap": {
+            "pt": "De {b} para {a}, a cifra muda {gap} t CO2e ({change}%): as mesmas massas com "
+            "os GWP do {a} (CH4, N2O, HFCs, SF6 de cada relatório do IPCC).",
+            "en": "From {b} to {a} the figure changes by {gap} t CO2e ({change}%): the same "
+            "masses with {a}'s GWPs (CH4, N2O, HFCs, SF6 of each IPCC report).",
+        },
+        "gwp_note": {
+            "pt": "Mesmas massas de gás × GWP de cada conjunto (IPCC, 100 anos); uma linha que a "
+            "planilha traz só em t CO2e de um gás nomeado é refeita pela razão entre o GWP do "
+            "conjunto e o do inventário, e uma sem gás entra igual em todos os conjuntos.",
+            "en": "The same gas masses × each set's GWPs (IPCC, 100 years); a row the workbook "
+            "gives only in t CO2e of one named gas is rescaled by the ratio of the set's GWP "
+            "to the inventory's, and one with no gas counts the same under every set.",
+        },
+        "no_masses": {
+            "pt": "A planilha traz só t CO2e, sem massa por gás: o total não pode ser refeito em "
+            "outro conjunto de GWP.",
+            "en": "The workbook gives only t CO2e, no mass per gas: the total cannot be "
+            "recomputed under another GWP set.",
+        },
+        "gwp_fixed": {
+            "pt": "{subject}: {t} t CO2e em qualquer conjunto de GWP — a planilha traz essas "
+            "linhas só em t CO2e, sem massa por gás, e elas entram iguais em AR4, AR5 e AR6.",
+            "en": "{subject}: {t} t CO2e under any GWP set — the workbook gives these rows in t "
+            "CO2e only, with no mass per gas, so they count the same under AR4, AR5 and AR6.",
+        },
+        "sbce_rule": {
+            "pt": "Pela Lei nº 15.042/2024, os limites do SBCE valem por instalação, sobre as "
+            "emissões de cada uma (escopo 1), não pelo total da empresa: acima de {low} t "
+            "CO2e por ano, plano de monitoramento e relato anual; acima de {high} t CO2e, "
+            "também a conciliação periódica de obrigações (entrega de cotas). No inventário "
+            "anexado:",
+            "en": "Under Law 15,042/2024 the SBCE thresholds apply per installation, to each "
+            "one's emissions (Scope 1), not to the company's total: above {low} t CO2e a "
+            "year, a monitoring plan and an annual report; above {high} t CO2e, also the "
+            "periodic reconciliation of obligations (surrendering allowances). In the "
+            "attached inventory:",
+        },
+        "scope1": {
+            "pt": "no escopo 1",
+            "en": "in Scope 1",
+        },
+        "sbce_allowances": {
+            "pt": "acima do limite de conciliação: monitorar, relatar e entregar cotas (CBE) ou "
+            "certificados (CRVE).",
+            "en": "above the reconciliation threshold: monitor, report and surrender allowances "
+            "(CBE) or certificates (CRVE).",
+        },
+        "sbce_reporting": {
+            "pt": "acima do limite de relato: plano de monitoramento e relato anual, sem entrega "
+            "de cotas.",
+            "en": "above the reporting threshold: monitoring plan and annual report, no "
+            "allowances to surrender.",
+        },
+        "sbce_below": {
+            "pt": "abaixo dos limites: sem obrigação no SBCE.",
+            "en": "below the thresholds: no SBCE obligation.",
+        },
+        "sbce_caveat": {
+            "pt": "O órgão gestor pode elevar os limites na regulamentação, e a produção primária "
+            "agropecuária fica fora das obrigações.",
+            "en": "The regulator may raise the thresholds, and primary agricultural production is "
+            "excluded from the obligations.",
+        },
+        "sbce_none": {
+            "pt": "O inventário anexado não traz unidades (instalações) para aplicar os limites "
+            "do SBCE.",
+            "en": "The attached inventory names no facilities (installations) to apply the SBCE "
+            "thresholds to.",
+        },
+        "source": {
+            "pt": "Fonte",
+            "en": "Source",
+        },
+        "overall": {
+            "pt": "Situação da conferência do inventário: {status}.",
+            "en": "Reconciliation status of the inventory: {status}.",
+        },
+        "status.reconciled": {
+            "pt": "conferido",
+            "en": "reconciled",
+        },
+        "status.unverified": {
+            "pt": "sem totais para conferir",
+            "en": "no totals to check against",
+        },
+        "status.ambiguous": {
+            "pt": "unidade não provada (ambígua)",
+            "en": "unit not proven (ambiguous)",
+        },
+        "status.conflict": {
+            "pt": "não confere",
+            "en": "does not reconcile",
+        },
+        "findings": {
+            "pt": "Apontamentos de qualidade dos dados: {n}.",
+            "en": "Data-quality findings: {n}.",
+        },
+        "not_verification": {
+            "pt": "Conferido quer dizer que os números da planilha batem com os próprios totais "
+            "dela; não é verificação por terceira parte (ISO 14064-3 ou asseguração): nada do "
+            "que li a atesta, então trate o inventário como não verificado até haver uma "
+            "declaração de verificação.",
+            "en": "Reconciled means the workbook's figures agree with its own totals; it is not "
+            "third-party verification (ISO 14064-3 or an assurance engagement): nothing I "
+            "read attests one, so treat the inventory as not verified until a verification "
+            "statement says otherwise.",
+        },
+        "no_findings": {
+            "pt": "Qualidade dos dados: nenhum problema encontrado.",
+            "en": "Data quality: no problem found.",
+        },
+        "more": {
+            "pt": "…e mais {n} apontamentos.",
+            "en": "…and {n} more findings.",
+        },
+        "general": {
+            "pt": "geral",
+            "en": "general",
+        },
+        "no_sheets": {
+            "pt": "Nenhuma aba conferida.",
+            "en": "No sheet was checked.",
+        },
+        "data_rows": {
+            "pt": "{n} linhas de dados",
+            "en": "{n} data rows",
+        },
+        "levers": {
+            "pt": "Onde reduzir pesa mais: as {n} maiores fontes do inventário — {listed} — somam "
+            "{summed} t CO2e, {share}% do total de {total} t CO2e. As reduções calculadas "
+            "pelas regras do GHG Protocol para elas seguem.",
+            "en": "Where a reduction weighs most: the inventory's {n} largest sources — {listed} "
+            "— add up to {summed} t CO2e, {share}% of the total of {total} t CO2e. The "
+            "reductions computed for them under GHG Protocol rules follow.",
+        },
+        "levers_costs": {
+            "pt": "O inventário não traz custos; as faixas de custo, quando houver, vêm das "
+            "medidas calculadas.",
+            "en": "The inventory holds no costs; cost ranges, where there are any, come from the "
+            "computed measures.",
+        },
+        "location": {
+            "pt": "Escopo 2 pelo método de localização (location-based, fator médio do SIN)",
+            "en": "Scope 2 by the location-based method (Brazilian grid average)",
+        },
+        "market": {
+            "pt": "pelo método de escolha de compra (market-based)",
+            "en": "by the market-based method",
+        },
+        "side_by_side": {
+            "pt": "os dois são relatados lado a lado, nunca somados",
+            "en": "the two are reported side by side, never added together",
+        },
+        "no_market": {
+            "pt": "o inventário não traz o método de escolha de compra (market-based); os dois "
+            "métodos são relatados lado a lado, nunca somados",
+            "en": "the inventory has no market-based figure; the two methods are reported side by "
+            "side, never added up",
+        },
+        "note.Processos industriais": {
+            "pt": "São emissões de processo, fora da combustão: o CO2 liberado na descarbonatação "
+            "(calcinação) de carbonatos como calcita e dolomita, relatado no escopo 1.",
+            "en": "These are process emissions, not combustion: the CO2 released when carbonates "
+            "such as calcite and dolomite are decarbonated (calcination), reported in scope 1.",
+        },
+        "note.Emissões fugitivas": {
+            "pt": "São vazamentos de gases (refrigerantes HFC e SF6 de equipamentos elétricos), "
+            "relatados no escopo 1; gases do Protocolo de Montreal, como o R-22, ficam fora "
+            "do total.",
+            "en": "These are gas leaks (HFC refrigerants and SF6 from electrical equipment), "
+            "reported in scope 1; Montreal Protocol gases such as R-22 stay out of the total.",
+        },
+        "fossil_co2": {"pt": "CO2 fóssil", "en": "fossil CO2"},
+        # The subjects' names: the Portuguese one is the label the question was read by.
+        "topic.efluentes": {"pt": "efluentes", "en": "effluents"},
+        "topic.caldeiras": {"pt": "caldeiras", "en": "boilers"},
+        "topic.fornos": {"pt": "fornos", "en": "kilns"},
+        "topic.frota": {"pt": "frota", "en": "fleet"},
+        "topic.geradores": {"pt": "geradores", "en": "generators"},
+        "topic.empilhadeiras": {"pt": "empilhadeiras", "en": "forklifts"},
+        "topic.eletricidade": {"pt": "eletricidade", "en": "electricity"},
+        "topic.aterro": {"pt": "aterro", "en": "landfill"},
+        "topic.resíduos": {"pt": "resíduos", "en": "waste"},
+        "topic.viagens": {"pt": "viagens", "en": "travel"},
+        "topic.gás natural": {"pt": "gás natural", "en": "natural gas"},
+        "topic.diesel": {"pt": "diesel", "en": "diesel"},
+        "topic.GLP": {"pt": "GLP", "en": "LPG"},
+        "topic.gasolina": {"pt": "gasolina", "en": "gasoline"},
+        "topic.etanol": {"pt": "etanol", "en": "ethanol"},
+        "topic.biomassa": {"pt": "biomassa", "en": "biomass"},
+        "topic.carvão": {"pt": "carvão", "en": "coal"},
+        "topic.fertilizantes": {"pt": "fertilizantes", "en": "fertilisers"},
+        # The GHG Protocol's names of the Scope 3 categories; Portuguese as ingested.
+        "scope3.1": {"pt": SCOPE3_CATEGORIES[1], "en": "Purchased goods and services"},
+        "scope3.2": {"pt": SCOPE3_CATEGORIES[2], "en": "Capital goods"},
+        "scope3.3": {"pt": SCOPE3_CATEGORIES[3], "en": "Fuel- and energy-related activities"},
+        "scope3.4": {"pt": SCOPE3_CATEGORIES[4], "en": "Upstream transportation and distribution"},
+        "scope3.5": {"pt": SCOPE3_CATEGORIES[5], "en": "Waste generated in operations"},
+        "scope3.6": {"pt": SCOPE3_CATEGORIES[6], "en": "Business travel"},
+        "scope3.7": {"pt": SCOPE3_CATEGORIES[7], "en": "Employee commuting"},
+        "scope3.8": {"pt": SCOPE3_CATEGORIES[8], "en": "Upstream leased assets"},
+        "scope3.9": {
+            "pt": SCOPE3_CATEGORIES[9],
+            "en": "Downstream transportation and distribution",
+        },
+        "scope3.10": {"pt": SCOPE3_CATEGORIES[10], "en": "Processing of sold products"},
+        "scope3.11": {"pt": SCOPE3_CATEGORIES[11], "en": "Use of sold products"},
+        "scope3.12": {"pt": SCOPE3_CATEGORIES[12], "en": "End-of-life treatment of sold products"},
+        "scope3.13": {"pt": SCOPE3_CATEGORIES[13], "en": "Downstream leased assets"},
+        "scope3.14": {"pt": SCOPE3_CATEGORIES[14], "en": "Franchises"},
+        "scope3.15": {"pt": SCOPE3_CATEGORIES[15], "en": "Investments"},
     },
-    "en": {
-        "scope": "Scope",
-        "heading": _S_EN,
-        "heading_plural": {
-            "scope": "scopes",
-            "gas": "gases",
-            "facility": "facilities",
-            "category": "categories",
-            "fuel": "fuels",
-            "year": "years",
-            "source": "sources",
-        },
-        "total": "Inventory total",
-        "of_total": "of the total of",
-        "by": "By",
-        "top": " (the {n} largest)",
-        "year_of": "Inventory year",
-        "not_given": "(not given)",
-        "rows": "The {n} largest rows",
-        "biogenic": "Biogenic CO2, reported apart and outside the total",
-        "gas_mass": "Mass of the gas: {mass} t of {gas}.",
-        "of_scope": "That is {share}% of Scope {scope} ({total} t CO2e).",
-        "groups_workbook_set": "With {set} GWPs (those of the workbook's totals), by {heading}: "
-        "{listed} t CO2e.",
-        "workbook_set": "With {set} GWPs, the set of the workbook's own totals: {total} t CO2e.",
-        "none": "No row of the attached inventory matches that filter.",
-        "there": "The inventory holds these {heading}: {values}.",
-        "no_topic": "The attached inventory has no rows for {topic}.",
-        "gases_named": "{listed}; together {together} t CO2e, {share}% of the total of {whole} "
-        "t CO2e (GWP {gwp}).",
-        "gases_absent": "The inventory has no rows of {gases}.",
-        "family_name": {"fluorinated": "Fluorinated gases", "HFCs": "HFCs"},
-        "family_sum": "{family} ({members}) together: {total} t CO2e.",
-        "gas_there": "The {gas} it holds adds up to {total} t CO2e, by source",
-        "no_year": "The attached inventory has no data for {asked}: it covers {years}.",
-        "no_scope3": "Scope 3 category {n} ({name}) is not included in this inventory: the "
-        "attached inventory does not report it. The Scope 3 categories it includes: {listed}.",
-        "no_scope3_at_all": "Scope 3 category {n} ({name}) is not included in this inventory, "
-        "nor is any other: the attached inventory does not report Scope 3.",
-        "category_word": "category",
-        "no_costs": "The attached inventory holds no costs, prices or investments: it holds "
-        "emissions, {total} t CO2e (GWP {gwp}), as follows: {listed}. For reduction costs, "
-        "ask for the measures computed for this inventory.",
-        "refrigerants": "Refrigerant gases (HFCs, PFCs and blends such as R-404A and R-410A) in "
-        "the inventory: {total} t CO2e, {share}% of the total of {whole} t CO2e (GWP {gwp}). By "
-        "gas: {listed}. SF6 is not among them: it insulates electrical switchgear, it is not a "
-        "refrigerant.",
-        "montreal": "Montreal Protocol gases (such as HCFC-22, R-22), reported apart and "
-        "outside the total, their CO2e for information only: {listed}.",
-        "montreal_part": "Montreal Protocol part of the blend",
-        "montreal_no_mass": "the workbook gives t CO2e only, no mass",
-        "montreal_rule": "{gas} is a Montreal Protocol gas (it depletes the ozone layer): the "
-        "GHG Protocol and the Brazilian GHG Protocol Program report it apart, outside the "
-        "scopes and the total, never added to it.",
-        "montreal_absent": "The attached inventory has no {gas} rows.",
-        "montreal_held": "In the attached inventory: {listed} (GWP {gwp}), for information "
-        "only; outside the total of {total} t CO2e.",
-        "montreal_where": "Rows",
-        "by_gas": "By gas, in the total of {total} t CO2e (GWP {gwp}): {listed}.",
-        "family": {
-            "CO2": "fossil CO2",
-            "CH4": "CH4",
-            "N2O": "N2O",
-            "HFC": "HFCs",
-            "PFC": "PFCs",
-            "SF6": "SF6",
-            "NF3": "NF3",
-            "other": "other gases",
-        },
-        "no_gas": "No gas given (rows the workbook gives only in t CO2e, in the total): {t} "
-        "t CO2e, in {scopes}.",
-        "s2_location": " (location-based)",
-        "combined": "{site}: {parts}; Scopes 1 and 2 together: {without} t CO2e (GWP {gwp}).",
-        "combined_s3": "The facility's Scope 3, {scope3} t CO2e, stays out of this sum.",
-        "market_beside": "Scope 2 by the market-based method: {market} t CO2e, reported beside "
-        "it, never added.",
-        "market_short": "market-based Scope 2",
-        "by_facility_s12": "Scopes 1 and 2 per facility (Scope 2 location-based), t CO2e (GWP "
-        "{gwp}):",
-        "per_facility": "per facility",
-        "market_why": "The market-based method counts the contractual instruments of the "
-        "electricity bought — renewable energy certificates (I-RECs and other energy attribute "
-        "certificates), supply contracts (PPAs, the free market) with the supplier's factor — "
-        "instead of the grid average (SIN) of the location-based method; that is why the two "
-        "differ, and they are reported side by side.",
-        "market_sites": "Where they differ",
-        "market_site": "{site}: location-based {location}, market-based {market} t CO2e",
-        "market_shows": "The workbook shows: {listed}.",
-        "market_unshown": "The workbook does not say which contractual instrument explains the "
-        "difference.",
-        "no_quality_column": "The workbook has no column saying which rows are estimated and "
-        "which are measured (such as “Qualidade do dado” or “Data quality”).",
-        "none_estimated": "No row is marked as estimated in {columns}.",
-        "estimated": "Rows marked as estimated in {columns}: {n}, adding up to {total} t CO2e, "
-        "{share}% of the total of {whole} t CO2e (GWP {gwp}):",
-        "estimated_montreal": "{gas}, Montreal Protocol, outside the total",
-        "more_rows": "…and {n} more rows.",
-        "no_refrigerant": "The attached inventory has no refrigerant gas rows (HFC, PFC or "
-        "R- blends).",
-        "without_scope3": "Without Scope 3 the inventory adds up to {without} t CO2e "
-        "({parts}), {share}% of the total of {total} t CO2e (GWP {gwp}); Scope 3 adds up to "
-        "{scope3} t CO2e.",
-        "own": " (the inventory's)",
-        "gwp_gap": "From {b} to {a} the figure changes by {gap} t CO2e ({change}%): the same "
-        "masses with {a}'s GWPs (CH4, N2O, HFCs, SF6 of each IPCC report).",
-        "gwp_note": "The same gas masses × each set's GWPs (IPCC, 100 years); a row the "
-        "workbook gives only in t CO2e of one named gas is rescaled by the ratio of the set's "
-        "GWP to the inventory's, and one with no gas counts the same under every set.",
-        "no_masses": "The workbook gives only t CO2e, no mass per gas: the total cannot be "
-        "recomputed under another GWP set.",
-        "gwp_fixed": "{subject}: {t} t CO2e under any GWP set — the workbook gives these rows "
-        "in t CO2e only, with no mass per gas, so they count the same under AR4, AR5 and AR6.",
-        "sbce_rule": "Under Law 15,042/2024 the SBCE thresholds apply per installation, to "
-        "each one's emissions (Scope 1), not to the company's total: above {low} t CO2e a "
-        "year, a monitoring plan and an annual report; above {high} t CO2e, also the periodic "
-        "reconciliation of obligations (surrendering allowances). In the attached inventory:",
-        "scope1": "in Scope 1",
-        "sbce_allowances": "above the reconciliation threshold: monitor, report and surrender "
-        "allowances (CBE) or certificates (CRVE).",
-        "sbce_reporting": "above the reporting threshold: monitoring plan and annual report, "
-        "no allowances to surrender.",
-        "sbce_below": "below the thresholds: no SBCE obligation.",
-        "sbce_caveat": "The regulator may raise the thresholds, and primary agricultural "
-        "production is excluded from the obligations.",
-        "sbce_none": "The attached inventory names no facilities (installations) to apply "
-        "the SBCE thresholds to.",
-        "source": "Source",
-        "overall": "Reconciliation status of the inventory: {status}.",
-        "status": _STATUS["en"],
-        "findings": "Data-quality findings: {n}.",
-        "not_verification": "Reconciled means the workbook's figures agree with its own "
-        "totals; it is not third-party verification (ISO 14064-3 or an assurance "
-        "engagement): nothing I read attests one, so treat the inventory as not verified "
-        "until a verification statement says otherwise.",
-        "no_findings": "Data quality: no problem found.",
-        "more": "…and {n} more findings.",
-        "general": "general",
-        "no_sheets": "No sheet was checked.",
-        "data_rows": "{n} data rows",
-        "levers": "Where a reduction weighs most: the inventory's {n} largest sources — "
-        "{listed} — add up to {summed} t CO2e, {share}% of the total of {total} t CO2e. The "
-        "reductions computed for them under GHG Protocol rules follow.",
-        "levers_costs": "The inventory holds no costs; cost ranges, where there are any, come "
-        "from the computed measures.",
-        "location": "Scope 2 by the location-based method (Brazilian grid average)",
-        "market": "by the market-based method",
-        "side_by_side": "the two are reported side by side, never added together",
-        "no_market": "the inventory has no market-based figure; the two methods are reported "
-        "side by side, never added up",
-    },
-}
+)
 
-# What a category's figure means, so a lookup also says how it is counted.
-NOTES = {
-    "pt": {"Processos industriais": "São emissões de processo, fora da combustão: o CO2 "
-           "liberado na descarbonatação (calcinação) de carbonatos como calcita e dolomita, "
-           "relatado no escopo 1.",
-           "Emissões fugitivas": "São vazamentos de gases (refrigerantes HFC e SF6 de "
-           "equipamentos elétricos), relatados no escopo 1; gases do Protocolo de Montreal, "
-           "como o R-22, ficam fora do total."},
-    "en": {"Processos industriais": "These are process emissions, not combustion: the CO2 "
-           "released when carbonates such as calcite and dolomite are decarbonated "
-           "(calcination), reported in scope 1.",
-           "Emissões fugitivas": "These are gas leaks (HFC refrigerants and SF6 from electrical "
-           "equipment), reported in scope 1; Montreal Protocol gases such as R-22 stay out of "
-           "the total."},
-}  # fmt: skip
+
+def topic_name(label: str, lang: str) -> str:
+    """A subject the question named, in the answer's language (as read when none is known)."""
+    key = f"topic.{label}"
+    return TEXTS(key, lang) if key in TEXTS else label
+
+
+def scope3_name(number: int, lang: str) -> str:
+    """The GHG Protocol's name of Scope 3 category ``number``."""
+    return TEXTS(f"scope3.{number}", lang)

@@ -17,6 +17,7 @@ from engine.formatting import number, read_number
 from engine.offline.calculation import NUMBER, SCALE, SCALES
 from engine.offline.language import Language
 from engine.protocol import fold
+from engine.texts import Texts
 
 REPORTING_T = 10_000  # above it: a monitoring plan and an annual emissions report
 ALLOWANCES_T = 25_000  # above it: also surrender allowances (CBE) or certificates (CRVE)
@@ -155,83 +156,101 @@ def _kind(question: str, figures: list[tuple[float, int, int]], index: int) -> s
 
 # The rule per band of yearly emissions, then what holds for every band; {shown}, {low} and
 # {high} are filled in the answer's language.
-_RULES: dict[Language, dict[str, str]] = {
-    "pt": {
-        "allowances": "Com {shown} por ano, vocês estão acima de {high} t CO2e: além do plano "
-        "de monitoramento e do relato anual de emissões e remoções, precisam fazer a "
-        "conciliação periódica de obrigações, entregando Cotas Brasileiras de Emissões (CBE) "
-        "ou Certificados de Redução ou Remoção Verificada de Emissões (CRVE).",
-        "reporting": "Com {shown} por ano, vocês estão acima de {low} e até {high} t CO2e: "
-        "precisam apresentar plano de monitoramento e relatar anualmente emissões e remoções, "
-        "mas não entregar cotas.",
-        "none": "Com {shown} por ano, vocês estão até {low} t CO2e: pela lei, não têm "
-        "obrigação de relato nem de entrega de cotas no SBCE.",
-        "caveat": "Os limites valem por instalação ou fonte, não pela empresa somada: confira "
-        "as emissões de cada instalação. O órgão gestor pode elevá-los na regulamentação, e a "
-        "produção primária agropecuária fica fora das obrigações.",
-        "source": "Fonte",
+_TEXTS = Texts(
+    "engine.offline.regulation",
+    {
+        "rule.allowances": {
+            "pt": "Com {shown} por ano, vocês estão acima de {high} t CO2e: além do plano de "
+            "monitoramento e do relato anual de emissões e remoções, precisam fazer a "
+            "conciliação periódica de obrigações, entregando Cotas Brasileiras de Emissões "
+            "(CBE) ou Certificados de Redução ou Remoção Verificada de Emissões (CRVE).",
+            "en": "At {shown} a year you are above {high} t CO2e: besides the monitoring plan and "
+            "the annual report of emissions and removals, you must periodically reconcile "
+            "your obligations by surrendering Brazilian Emission Allowances (CBE) or "
+            "Certificates of Verified Emission Reduction or Removal (CRVE).",
+        },
+        "rule.reporting": {
+            "pt": "Com {shown} por ano, vocês estão acima de {low} e até {high} t CO2e: precisam "
+            "apresentar plano de monitoramento e relatar anualmente emissões e remoções, mas "
+            "não entregar cotas.",
+            "en": "At {shown} a year you are above {low} and up to {high} t CO2e: you must submit "
+            "a monitoring plan and report emissions and removals every year, but you do not "
+            "surrender allowances.",
+        },
+        "rule.none": {
+            "pt": "Com {shown} por ano, vocês estão até {low} t CO2e: pela lei, não têm obrigação "
+            "de relato nem de entrega de cotas no SBCE.",
+            "en": "At {shown} a year you are at or below {low} t CO2e: under the law you have no "
+            "reporting or surrender obligation in the SBCE.",
+        },
+        "rule.caveat": {
+            "pt": "Os limites valem por instalação ou fonte, não pela empresa somada: confira as "
+            "emissões de cada instalação. O órgão gestor pode elevá-los na regulamentação, e "
+            "a produção primária agropecuária fica fora das obrigações.",
+            "en": "The thresholds apply per installation or source, not to the company as a "
+            "whole: check each installation's emissions. The regulator may raise them, and "
+            "primary agricultural production is excluded from the obligations.",
+        },
+        "rule.source": {
+            "pt": "Fonte",
+            "en": "Source",
+        },
+        # Per installation: each band's rule for the installations in it, then what holds for all.
+        "each.total": {
+            "pt": "Os limites do SBCE valem por instalação ou fonte, não pelo total da empresa: "
+            "as {total} no total não decidem se vocês estão sujeitos.",
+            "en": "The SBCE thresholds apply per installation or source, not to the company's "
+            "total: the {total} in total does not decide whether you are covered.",
+        },
+        "each.rule": {
+            "pt": "Os limites do SBCE valem por instalação ou fonte: cada uma é avaliada pelas "
+            "próprias emissões.",
+            "en": "The SBCE thresholds apply per installation or source: each one is judged by "
+            "its own emissions.",
+        },
+        "each.allowances": {
+            "pt": "Cada instalação com {shown} por ano está acima de {high} t CO2e: além do plano "
+            "de monitoramento e do relato anual de emissões e remoções, precisa fazer a "
+            "conciliação periódica de obrigações, entregando Cotas Brasileiras de Emissões "
+            "(CBE) ou Certificados de Redução ou Remoção Verificada de Emissões (CRVE).",
+            "en": "Each installation with {shown} a year is above {high} t CO2e: besides the "
+            "monitoring plan and the annual report of emissions and removals, it must "
+            "periodically reconcile its obligations by surrendering Brazilian Emission "
+            "Allowances (CBE) or Certificates of Verified Emission Reduction or Removal "
+            "(CRVE).",
+        },
+        "each.reporting": {
+            "pt": "Cada instalação com {shown} por ano está acima de {low} e até {high} t CO2e: "
+            "precisa apresentar plano de monitoramento e relatar anualmente emissões e "
+            "remoções, mas não entregar cotas.",
+            "en": "Each installation with {shown} a year is above {low} and up to {high} t CO2e: "
+            "it must submit a monitoring plan and report emissions and removals every year, "
+            "but does not surrender allowances.",
+        },
+        "each.none": {
+            "pt": "Cada instalação com {shown} por ano não passa de {low} t CO2e: pela lei, não "
+            "tem obrigação de relato nem de entrega de cotas no SBCE.",
+            "en": "Each installation with {shown} a year is at or below {low} t CO2e: under the "
+            "law it has no reporting or surrender obligation in the SBCE.",
+        },
+        "each.all_none": {
+            "pt": "Com esses números, nenhuma instalação de vocês tem obrigação no SBCE; "
+            "acompanhem as que se aproximarem de {low} t CO2e por ano.",
+            "en": "With these figures none of your installations has an SBCE obligation; watch "
+            "any that nears {low} t CO2e a year.",
+        },
+        "each.caveat": {
+            "pt": "O órgão gestor pode elevar os limites na regulamentação, e a produção primária "
+            "agropecuária fica fora das obrigações.",
+            "en": "The regulator may raise the thresholds, and primary agricultural production is "
+            "excluded from the obligations.",
+        },
+        "each.and": {
+            "pt": "e",
+            "en": "and",
+        },
     },
-    "en": {
-        "allowances": "At {shown} a year you are above {high} t CO2e: besides the monitoring "
-        "plan and the annual report of emissions and removals, you must periodically "
-        "reconcile your obligations by surrendering Brazilian Emission Allowances (CBE) or "
-        "Certificates of Verified Emission Reduction or Removal (CRVE).",
-        "reporting": "At {shown} a year you are above {low} and up to {high} t CO2e: you must "
-        "submit a monitoring plan and report emissions and removals every year, but you do "
-        "not surrender allowances.",
-        "none": "At {shown} a year you are at or below {low} t CO2e: under the law you have "
-        "no reporting or surrender obligation in the SBCE.",
-        "caveat": "The thresholds apply per installation or source, not to the company as a "
-        "whole: check each installation's emissions. The regulator may raise them, and "
-        "primary agricultural production is excluded from the obligations.",
-        "source": "Source",
-    },
-}
-
-
-# Per installation: each band's rule for the installations in it, then what holds for all.
-_EACH: dict[Language, dict[str, str]] = {
-    "pt": {
-        "total": "Os limites do SBCE valem por instalação ou fonte, não pelo total da empresa: "
-        "as {total} no total não decidem se vocês estão sujeitos.",
-        "rule": "Os limites do SBCE valem por instalação ou fonte: cada uma é avaliada pelas "
-        "próprias emissões.",
-        "allowances": "Cada instalação com {shown} por ano está acima de {high} t CO2e: além "
-        "do plano de monitoramento e do relato anual de emissões e remoções, precisa fazer a "
-        "conciliação periódica de obrigações, entregando Cotas Brasileiras de Emissões (CBE) "
-        "ou Certificados de Redução ou Remoção Verificada de Emissões (CRVE).",
-        "reporting": "Cada instalação com {shown} por ano está acima de {low} e até {high} t "
-        "CO2e: precisa apresentar plano de monitoramento e relatar anualmente emissões e "
-        "remoções, mas não entregar cotas.",
-        "none": "Cada instalação com {shown} por ano não passa de {low} t CO2e: pela lei, não "
-        "tem obrigação de relato nem de entrega de cotas no SBCE.",
-        "all_none": "Com esses números, nenhuma instalação de vocês tem obrigação no SBCE; "
-        "acompanhem as que se aproximarem de {low} t CO2e por ano.",
-        "caveat": "O órgão gestor pode elevar os limites na regulamentação, e a produção "
-        "primária agropecuária fica fora das obrigações.",
-        "and": "e",
-    },
-    "en": {
-        "total": "The SBCE thresholds apply per installation or source, not to the company's "
-        "total: the {total} in total does not decide whether you are covered.",
-        "rule": "The SBCE thresholds apply per installation or source: each one is judged by "
-        "its own emissions.",
-        "allowances": "Each installation with {shown} a year is above {high} t CO2e: besides "
-        "the monitoring plan and the annual report of emissions and removals, it must "
-        "periodically reconcile its obligations by surrendering Brazilian Emission Allowances "
-        "(CBE) or Certificates of Verified Emission Reduction or Removal (CRVE).",
-        "reporting": "Each installation with {shown} a year is above {low} and up to {high} t "
-        "CO2e: it must submit a monitoring plan and report emissions and removals every year, "
-        "but does not surrender allowances.",
-        "none": "Each installation with {shown} a year is at or below {low} t CO2e: under the "
-        "law it has no reporting or surrender obligation in the SBCE.",
-        "all_none": "With these figures none of your installations has an SBCE obligation; "
-        "watch any that nears {low} t CO2e a year.",
-        "caveat": "The regulator may raise the thresholds, and primary agricultural "
-        "production is excluded from the obligations.",
-        "and": "and",
-    },
-}
+)
 
 
 def _band(amount: float) -> str:
@@ -251,34 +270,34 @@ def sbce_answer(amount: SbceAmounts | float, lang: Language) -> str:
         assert figure is not None
     else:
         figure = amount
-    words = _RULES[lang]
-    rule = words[_band(figure)].format(
+    rule = _TEXTS(
+        f"rule.{_band(figure)}",
+        lang,
         shown=f"{number(figure, 0, lang)} t CO2e",
         low=number(REPORTING_T, 0, lang),
         high=number(ALLOWANCES_T, 0, lang),
     )
-    return f"{rule}\n\n{words['caveat']}\n\n{words['source']}: {SOURCE}"
+    return f"{rule}\n\n{_TEXTS('rule.caveat', lang)}\n\n{_TEXTS('rule.source', lang)}: {SOURCE}"
 
 
 def _per_installation_answer(amounts: SbceAmounts, lang: Language) -> str:
-    words = _EACH[lang]
     low, high = number(REPORTING_T, 0, lang), number(ALLOWANCES_T, 0, lang)
     if amounts.total is not None:
-        lines = [words["total"].format(total=f"{number(amounts.total, 0, lang)} t CO2e")]
+        lines = [_TEXTS("each.total", lang, total=f"{number(amounts.total, 0, lang)} t CO2e")]
     else:
-        lines = [words["rule"]]
+        lines = [_TEXTS("each.rule", lang)]
     figures = sorted(set(amounts.installations))
     for band in ("none", "reporting", "allowances"):
         inside = [number(f, 0, lang) for f in figures if _band(f) == band]
         if not inside:
             continue
         listed = (
-            ", ".join(inside[:-1]) + f" {words['and']} {inside[-1]}"
+            ", ".join(inside[:-1]) + f" {_TEXTS('each.and', lang)} {inside[-1]}"
             if len(inside) > 1
             else inside[0]
         )
-        lines.append(words[band].format(shown=f"{listed} t CO2e", low=low, high=high))
+        lines.append(_TEXTS(f"each.{band}", lang, shown=f"{listed} t CO2e", low=low, high=high))
     if all(_band(f) == "none" for f in figures):
-        lines.append(words["all_none"].format(low=low))
-    lines.append(words["caveat"])
-    return "\n\n".join(lines) + f"\n\n{_RULES[lang]['source']}: {SOURCE}"
+        lines.append(_TEXTS("each.all_none", lang, low=low))
+    lines.append(_TEXTS("each.caveat", lang))
+    return "\n\n".join(lines) + f"\n\n{_TEXTS('rule.source', lang)}: {SOURCE}"

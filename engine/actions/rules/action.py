@@ -16,6 +16,8 @@ from engine.actions.rules.finance import priced, quote_of
 from engine.actions.rules.mechanisms import RULES
 from engine.actions.rules.mechanisms.electrification import efficiency_ratio
 from engine.actions.rules.rows import has_scope, main_scope, refs, row_keys, rows_of
+from engine.actions.rules.text import of
+from engine.actions.rules.texts import RULE_TEXTS, as_dict
 from engine.emissions import default_library
 from engine.inventory import Inventory
 from engine.measures.catalogue import (
@@ -69,12 +71,7 @@ def _scope_note(cut: Cut, scope: int | None) -> dict[str, str]:
     """The basis, saying so when the scope is the measure's rather than the inventory's."""
     if has_scope(cut.rows) or scope is None:
         return cut.basis
-    return {
-        "pt": f"{cut.basis['pt']} O inventário não informa o escopo destas linhas: tomado "
-        f"como escopo {scope}, o da medida.",
-        "en": f"{cut.basis['en']} The inventory gives these rows no scope: taken as Scope "
-        f"{scope}, the measure's.",
-    }
+    return as_dict(of(cut.basis) + RULE_TEXTS.both("scope_taken", scope=scope))
 
 
 def _mechanism(measure: Alternative) -> Mechanism:
@@ -153,11 +150,7 @@ def _checked_substitute(measure: Alternative, substitute: str) -> str:
         except ValueError:
             pass
     else:
-        raise RuleError(
-            f"A medida '{measure.key}' não tem substituto a escolher.",
-            f"The measure '{measure.key}' has no substitute to choose.",
-        )
+        raise RuleError(RULE_TEXTS.both("no_substitute", measure=measure.key))
     raise RuleError(
-        f"Substituto desconhecido para '{measure.key}': '{substitute}'.",
-        f"Unknown substitute for '{measure.key}': '{substitute}'.",
+        RULE_TEXTS.both("unknown_substitute", measure=measure.key, substitute=substitute)
     )

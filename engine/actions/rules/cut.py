@@ -10,8 +10,10 @@ from dataclasses import dataclass
 import pandas as pd
 
 from engine.actions.rules.errors import RuleError
+from engine.actions.rules.texts import RULE_TEXTS
 from engine.formatting import number
 from engine.measures.catalogue import Alternative
+from engine.texts import Both
 
 Share = tuple[float, float]  # the low and the high share of the activity, as fractions
 
@@ -21,10 +23,8 @@ def share_range(measure: Alternative, share: float | None) -> Share:
     if share is None:
         return measure.applied_min_pct / 100, measure.applied_max_pct / 100
     if not 0 <= share <= 1 or math.isnan(share):
-        raise RuleError(
-            f"A parcela deve estar entre 0 e 100% (recebi {number(share * 100, 1)}%).",
-            f"The share must be between 0 and 100% (got {number(share * 100, 1, 'en')}%).",
-        )
+        shown = Both(number(share * 100, 1), number(share * 100, 1, "en"))
+        raise RuleError(RULE_TEXTS.both("share_out_of_range", share=shown))
     return share, share
 
 

@@ -5,10 +5,11 @@ short name of a fuel or a substitute.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from engine.actions.rules.cut import Share
 from engine.formatting import number
+from engine.texts import LANGS, Both
 
 
 def pct(value: float, lang: str) -> str:
@@ -35,9 +36,19 @@ def tonnes_range(low: float, high: float, lang: str) -> str:
 
 def short_names(texts: Mapping[str, str]) -> dict[str, str]:
     """A catalogue row's bilingual name or source, each cut to its short name."""
-    return {"pt": short(texts["pt"]), "en": short(texts["en"])}
+    return {lang: short(texts[lang]) for lang in LANGS}
 
 
 def short(text: str) -> str:
     """'Biodiesel B100 (no Brasil, ...)' -> 'Biodiesel B100': the name a KPI line needs."""
     return re.sub(r"\s*\([^)]*\)", "", text).strip() or text
+
+
+def in_both(write: Callable[..., str], *values: object) -> Both:
+    """A figure in each language's notation: ``write(*values, lang)`` for pt and en."""
+    return Both(write(*values, "pt"), write(*values, "en"))
+
+
+def of(texts: Mapping[str, str]) -> Both:
+    """A catalogue's bilingual field (a name, a basis) as a value for a table's template."""
+    return Both(texts["pt"], texts["en"])

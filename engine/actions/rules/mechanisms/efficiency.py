@@ -17,7 +17,8 @@ from engine.actions.rules.rows import (
     numbers,
     year_of,
 )
-from engine.actions.rules.text import short_names, span, tonnes, tonnes_range
+from engine.actions.rules.text import in_both, of, short_names, span, tonnes, tonnes_range
+from engine.actions.rules.texts import RULE_TEXTS, as_dict
 from engine.inventory import Inventory
 from engine.inventory import fields as F
 from engine.measures.catalogue import Alternative
@@ -43,48 +44,27 @@ def _share_of_rows(
     source = short_names(measure.source)
     year = year_of(inventory)
     unit = main_unit(counted)
-    basis = {}
-    for lang in ("pt", "en"):
-        pt = lang == "pt"
-        rule = (
-            f"t CO2e das linhas ({tonnes(baseline, lang)}) × {measure.span(lang)} × parcela "
-            f"alcançada {span((low_share, high_share), lang)} = "
-            f"{tonnes_range(low, high, lang)} t CO2e/ano ({measure.basis[lang].rstrip('.')})."
-            if pt
-            else f"The rows' t CO2e ({tonnes(baseline, lang)}) × {measure.span(lang)} × share "
-            f"reached {span((low_share, high_share), lang)} = "
-            f"{tonnes_range(low, high, lang)} t CO2e/yr ({measure.basis[lang].rstrip('.')})."
-        )
-        if scope == 2:
-            rule += (
-                " Escopo 2 por localização; o número por mercado também cai, mas não é "
-                "somado aqui: os dois métodos nunca se somam."
-                if pt
-                else " Location-based Scope 2; the market-based figure falls too, but is "
-                "not added here: the two methods are never summed."
-            )
-        basis[lang] = rule
+    rule = RULE_TEXTS.both(
+        "efficiency.basis",
+        baseline=in_both(tonnes, baseline),
+        measure_span=in_both(measure.span),
+        share=in_both(span, (low_share, high_share)),
+        cut=in_both(tonnes_range, low, high),
+        measure_basis=of(measure.basis).map(lambda text: text.rstrip(".")),
+    )
+    if scope == 2:
+        rule += RULE_TEXTS.both("efficiency.location")
     unit_text = f", {unit}" if unit else ""
-    if avoided:
-        kpi = {
-            "pt": f"{source['pt']}: atividade evitada frente a {year} (%{unit_text})",
-            "en": f"{source['en']}: activity avoided against {year} (%{unit_text})",
-        }
-    else:
-        kpi = {
-            "pt": f"{source['pt']}: consumo ou emissão por unidade produzida frente a {year} "
-            f"(%{unit_text})",
-            "en": f"{source['en']}: use or emissions per unit of output against {year} "
-            f"(%{unit_text})",
-        }
+    kpi_key = "efficiency.kpi_avoided" if avoided else "efficiency.kpi"
+    kpi = RULE_TEXTS.both(kpi_key, source=of(source), year=year, unit=unit_text)
     return Cut(
         share=(low_share, high_share),
         rows=counted,
         baseline=baseline,
         low=low,
         high=high,
-        basis=basis,
-        kpi=kpi,
+        basis=as_dict(rule),
+        kpi=as_dict(kpi),
         scope2_method="location" if scope == 2 else None,
     )
 

@@ -14,12 +14,14 @@ from engine.actions.rules.cut import Cut, share_range
 from engine.actions.rules.errors import RuleError
 from engine.actions.rules.fuels import fuel_sources
 from engine.actions.rules.rows import library_of, year_of
-from engine.actions.rules.text import short_names, span, tonnes, tonnes_range
+from engine.actions.rules.text import in_both, of, short_names, span, tonnes, tonnes_range
+from engine.actions.rules.texts import RULE_TEXTS, as_dict
 from engine.emissions import EmissionsError, estimate, parse_period
 from engine.emissions.units import conversion_factor
 from engine.formatting import number
 from engine.inventory import Inventory
 from engine.measures.catalogue import Alternative
+from engine.texts import Both
 
 MWH_PER_TJ = 1_000_000 / 3_600  # 277.78: 1 TJ = 10^6 MJ, 1 MWh = 3,600 MJ
 _GRID_KEY = "electricity@grid"
@@ -34,7 +36,7 @@ def efficiency_ratio(substitute: str) -> float:
 @dataclass(frozen=True)
 class GridFactor:
     t_per_mwh: float
-    text: dict[str, str]  # pt / en: the factor and where it comes from
+    text: Both  # the factor and where it comes from
 
 
 def grid_factor(inventory: Inventory) -> GridFactor:
@@ -47,10 +49,7 @@ def grid_factor(inventory: Inventory) -> GridFactor:
         source = found.factors[0].source if found.factors else ""
         return GridFactor(
             found.tco2e,
-            {
-                "pt": f"fator médio do SIN de {year} ({source})",
-                "en": f"SIN average factor for {year} ({source})",
-            },
+            RULE_TEXTS.both("grid.annual", year=year, source=source),
         )
     except EmissionsError:
         pass
@@ -61,10 +60,7 @@ def grid_factor(inventory: Inventory) -> GridFactor:
         value = sum(f.value * conversion_factor(f.unit, "t/MWh") * d for f, d in pieces) / days
         return GridFactor(
             value,
-            {
-                "pt": f"média dos fatores mensais do SIN de {year}, ponderada pelos dias (MCTI)",
-                "en": f"days-weighted mean of the SIN monthly factors for {year} (MCTI)",
-            },
+            RULE_TEXTS.both("grid.monthly", year=year),
         )
     annual = [
         f
@@ -72,20 +68,12 @@ def grid_factor(inventory: Inventory) -> GridFactor:
         if f.valid_from and f.valid_to and (f.valid_to - f.valid_from).days >= 364
     ]
     if not annual:
-        raise RuleError(
-            "A biblioteca não tem fator do SIN para calcular a eletricidade nova.",
-            "The library has no SIN factor to compute the new electricity with.",
-        )
+        raise RuleError(RULE_TEXTS.both("no_grid_factor"))
     latest = max(annual, key=lambda f: f.valid_from or date.min)
     assert latest.valid_from is not None
     return GridFactor(
         latest.value * conversion_factor(latest.unit, "t/MWh"),
-        {
-            "pt": f"fator médio do SIN de {latest.valid_from.year}, o último anual disponível "
-            f"({latest.source})",
-            "en": f"SIN average factor for {latest.valid_from.year}, the latest annual one "
-            f"({latest.source})",
-        },
+        RULE_TEXTS.both("grid.latest", year=latest.valid_from.year, source=latest.source),
     )
 
 
@@ -111,45 +99,31 @@ def electrification(
     grid_low, grid_high = min(added_low, gross_low), min(added_high, gross_high)
     chosen = pd.concat([s.rows for s in sources])
     fuel = short_names(measure.source)
-    basis = {
-        "pt": f"t CO2e das linhas ({tonnes(baseline, 'pt')}) × parcela eletrificada "
-        f"{span((low_share, high_share), 'pt')} − eletricidade nova: {tonnes(energy, 'pt')} TJ × "
-        f"{number(MWH_PER_TJ, 2, 'pt')} MWh/TJ × razão de eficiência {number(ratio, 2, 'pt')} "
-        f"× parcela = {tonnes_range(mwh * low_share, mwh * high_share, 'pt')} MWh × "
-        f"{number(grid.t_per_mwh, 4, 'pt')} t CO2/MWh ({grid.text['pt']}, por localização) = "
-        f"{tonnes_range(max(low, 0), max(high, 0), 'pt')} t CO2e/ano. O escopo 1 cai "
-        f"{tonnes_range(gross_low, gross_high, 'pt')} t e o escopo 2 sobe "
-        f"{tonnes_range(added_low, added_high, 'pt')} t.",
-        "en": f"The rows' t CO2e ({tonnes(baseline, 'en')}) × share electrified "
-        f"{span((low_share, high_share), 'en')} − new electricity: {tonnes(energy, 'en')} TJ × "
-        f"{number(MWH_PER_TJ, 2, 'en')} MWh/TJ × efficiency ratio {number(ratio, 2, 'en')} × "
-        f"share = {tonnes_range(mwh * low_share, mwh * high_share, 'en')} MWh × "
-        f"{number(grid.t_per_mwh, 4, 'en')} t CO2/MWh ({grid.text['en']}, location-based) = "
-        f"{tonnes_range(max(low, 0), max(high, 0), 'en')} t CO2e/yr. Scope 1 falls by "
-        f"{tonnes_range(gross_low, gross_high, 'en')} t and Scope 2 rises by "
-        f"{tonnes_range(added_low, added_high, 'en')} t.",
-    }
+    basis = RULE_TEXTS.both(
+        "electrification.basis",
+        baseline=in_both(tonnes, baseline),
+        share=in_both(span, (low_share, high_share)),
+        energy=in_both(tonnes, energy),
+        mwh_per_tj=in_both(number, MWH_PER_TJ, 2),
+        ratio=in_both(number, ratio, 2),
+        mwh=in_both(tonnes_range, mwh * low_share, mwh * high_share),
+        grid=in_both(number, grid.t_per_mwh, 4),
+        grid_text=grid.text,
+        net=in_both(tonnes_range, max(low, 0), max(high, 0)),
+        gross=in_both(tonnes_range, gross_low, gross_high),
+        added=in_both(tonnes_range, added_low, added_high),
+    )
     if clipped:
-        basis["pt"] += (
-            " A rede emitiria mais do que o combustível evitado: a redução é limitada a 0."
-        )
-        basis["en"] += (
-            " The grid would emit more than the fuel avoided: the reduction is clipped at 0."
-        )
-    kpi = {
-        "pt": f"% do consumo de {fuel['pt']} substituído por eletricidade (MWh elétricos "
-        "adicionais por ano)",
-        "en": f"% of {fuel['en']} consumption replaced by electricity (additional MWh of "
-        "electricity a year)",
-    }
+        basis += RULE_TEXTS.both("electrification.clipped")
+    kpi = RULE_TEXTS.both("electrification.kpi", fuel=of(fuel))
     return Cut(
         share=(low_share, high_share),
         rows=chosen,
         baseline=baseline,
         low=low,
         high=high,
-        basis=basis,
-        kpi=kpi,
+        basis=as_dict(basis),
+        kpi=as_dict(kpi),
         grid_low=grid_low,
         grid_high=grid_high,
     )

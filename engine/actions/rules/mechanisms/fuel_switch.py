@@ -20,7 +20,8 @@ import pandas as pd
 from engine.actions.rules.cut import Cut, Share, share_range
 from engine.actions.rules.fuels import Source, factor_per_tj, fuel_sources
 from engine.actions.rules.rows import library_of, main_unit, period_of
-from engine.actions.rules.text import pct, short_names, span, tonnes, tonnes_range
+from engine.actions.rules.text import of, pct, short_names, span, tonnes, tonnes_range
+from engine.actions.rules.texts import RULE_TEXTS, as_dict
 from engine.emissions import Factor, FactorLibrary
 from engine.emissions.periods import Period
 from engine.emissions.units import conversion_factor
@@ -28,6 +29,7 @@ from engine.formatting import number
 from engine.gases.gwp import gwp
 from engine.inventory import Inventory
 from engine.measures.catalogue import BIOGENIC_SUFFIX, Alternative
+from engine.texts import LANGS
 
 # Solid biofuels (IPCC 2006 v. 2 ch. 1 table 1.4: wood/wood waste, charcoal). Their CH4 and
 # N2O per TJ are tens to hundreds of times a fossil fuel's (wood in manufacturing: 30 kg CH4
@@ -48,20 +50,6 @@ class _SubstituteGases:
     gwps: tuple[float, ...]
     added_tco2e: float  # the substitute's CH4 and N2O, t CO2e
     credited_tco2e: float  # the rows' own CH4 and N2O of the energy replaced, t CO2e
-
-
-_NON_CO2_NOTE = {
-    True: {
-        "pt": "Base: o substituto fornece a mesma energia (PCI, em TJ) que a fração substituída, "
-        "sem ganho de eficiência. ",
-        "en": "Basis: the substitute supplies the same energy (NCV, in TJ) as the fraction "
-        "replaced, with no efficiency gain. ",
-    },
-    False: {
-        "pt": "CH4 e N2O não são creditados (conservador). ",
-        "en": "CH4 and N2O are not credited (conservative). ",
-    },
-}
 
 
 def _substitute_gases(
@@ -97,7 +85,6 @@ def _substitute_gases(
 def _solid_text(gases: Iterable[_SubstituteGases], name: str, share: Share, lang: str) -> str:
     """The CH4 and N2O terms of a switch to solid biomass, with their factors and source."""
     found = list(gases)
-    pt = lang == "pt"
     added = sum(g.added_tco2e for g in found)
     credited = sum(g.credited_tco2e for g in found)
     energy = sum(g.energy_tj for g in found)
@@ -111,18 +98,16 @@ def _solid_text(gases: Iterable[_SubstituteGases], name: str, share: Share, lang
         for f, g in terms.values()
     )
     source = found[0].factors[0].document if found else ""
-    if pt:
-        return (
-            f" − CH4 e N2O do substituto ({name}), que ficam no escopo 1: "
-            f"{tonnes(energy, lang)} TJ × ({per_tj}) = {tonnes(added, lang)} t CO2e × parcela "
-            f"{span(share, lang)} ({source}) + CH4 e N2O das linhas na fração substituída: "
-            f"{tonnes(credited, lang)} t CO2e × parcela"
-        )
-    return (
-        f" − the substitute's ({name}) CH4 and N2O, which stay in Scope 1: "
-        f"{tonnes(energy, lang)} TJ × ({per_tj}) = {tonnes(added, lang)} t CO2e × share "
-        f"{span(share, lang)} ({source}) + the rows' CH4 and N2O in the fraction replaced: "
-        f"{tonnes(credited, lang)} t CO2e × share"
+    return RULE_TEXTS(
+        "fuel.solid",
+        lang,
+        name=name,
+        energy=tonnes(energy, lang),
+        per_tj=per_tj,
+        added=tonnes(added, lang),
+        share=span(share, lang),
+        source=source,
+        credited=tonnes(credited, lang),
     )
 
 
@@ -164,74 +149,39 @@ def fuel_switch(
     factor = known_fossil / energy if energy else 0.0
     unknown = [s for s in sources if not s.fossil_factor]
     basis = {}
-    for lang in ("pt", "en"):
-        pt = lang == "pt"
-        head = (
-            f"Escopo 1: CO2 fóssil das linhas ({tonnes(fossil, lang)} t)"
-            if pt
-            else f"Scope 1: the rows' fossil CO2 ({tonnes(fossil, lang)} t)"
-        )
+    for lang in LANGS:
+        head = RULE_TEXTS("fuel.head", lang, fossil=tonnes(fossil, lang))
+        shares = span((low_share, high_share), lang)
         if sub_fossil:
             ratio = f"(1 − {number(sub_fossil, 1, lang)} ÷ {number(factor, 1, lang)} t CO2/TJ)"
-            rule = (
-                f"{head} × {ratio} × parcela substituída {span((low_share, high_share), lang)}"
-                if pt
-                else f"{head} × {ratio} × share replaced {span((low_share, high_share), lang)}"
-            )
+            rule = RULE_TEXTS("fuel.ratio", lang, head=head, ratio=ratio, share=shares)
         else:
-            rule = (
-                f"{head} × parcela substituída {span((low_share, high_share), lang)}: o "
-                f"{names[lang]} remove todo o CO2 fóssil da fração substituída"
-                if pt
-                else f"{head} × share replaced {span((low_share, high_share), lang)}: "
-                f"{names[lang]} removes all of the replaced fraction's fossil CO2"
-            )
+            rule = RULE_TEXTS("fuel.all_fossil", lang, head=head, share=shares, name=names[lang])
         if solid:
             rule += _solid_text(gases, names[lang], (low_share, high_share), lang)
-        rule += (
-            f" = {tonnes_range(cut_all * low_share, cut_all * high_share, lang)} t CO2e/ano. "
-            if pt
-            else f" = {tonnes_range(cut_all * low_share, cut_all * high_share, lang)} t CO2e/yr. "
-        )
-        rule += _NON_CO2_NOTE[solid][lang]
+        cut_text = tonnes_range(cut_all * low_share, cut_all * high_share, lang)
+        rule += RULE_TEXTS("fuel.total", lang, cut=cut_text)
+        rule += RULE_TEXTS("fuel.same_energy" if solid else "fuel.non_co2_not_credited", lang)
         if sub_bio and energy:
-            rule += (
-                f"CO2 biogênico do substituto, relatado fora dos escopos: "
-                f"{tonnes(energy, lang)} TJ ({tonnes(known_fossil, lang)} t ÷ "
-                f"{number(factor, 1, lang)} t CO2/TJ) × {number(sub_bio, 1, lang)} t CO2/TJ × "
-                f"{pct(mid_share, lang)} = "
-                f"{tonnes(biogenic, lang)} t (IPCC 2006, v. 2, cap. 1, tabela 1.4). "
-                if pt
-                else f"The substitute's biogenic CO2, reported apart from the scopes: "
-                f"{tonnes(energy, lang)} TJ ({tonnes(known_fossil, lang)} t ÷ "
-                f"{number(factor, 1, lang)} t CO2/TJ) × {number(sub_bio, 1, lang)} t CO2/TJ × "
-                f"{pct(mid_share, lang)} = "
-                f"{tonnes(biogenic, lang)} t (IPCC 2006, vol. 2, ch. 1, table 1.4). "
+            rule += RULE_TEXTS(
+                "fuel.biogenic",
+                lang,
+                energy=tonnes(energy, lang),
+                fossil=tonnes(known_fossil, lang),
+                factor=number(factor, 1, lang),
+                bio_factor=number(sub_bio, 1, lang),
+                share=pct(mid_share, lang),
+                biogenic=tonnes(biogenic, lang),
             )
         if unknown:
-            rule += (
-                "Em linhas de combustível não identificado, o CO2 biogênico não foi estimado. "
-                if pt
-                else "For rows whose fuel is not identified, biogenic CO2 was not estimated. "
-            )
+            rule += RULE_TEXTS("fuel.unidentified", lang)
         if biogenic_substitute:
-            rule += (
-                f"{names[lang]}: o fator de CO2 por TJ é o de {substitute}, a mesma molécula. "
-                if pt
-                else f"{names[lang]}: its CO2 per TJ is {substitute}'s, the same molecule. "
-            )
-        rule += (
-            f"A faixa de ciclo de vida do catálogo ({measure.span(lang)}) não entra no escopo 1."
-            if pt
-            else f"The catalogue's life-cycle range ({measure.span(lang)}) does not enter Scope 1."
-        )
+            rule += RULE_TEXTS("fuel.same_molecule", lang, name=names[lang], substitute=substitute)
+        rule += RULE_TEXTS("fuel.life_cycle", lang, measure_span=measure.span(lang))
         basis[lang] = rule
     unit = main_unit(chosen)
     unit_text = f" ({unit})" if unit else ""
-    kpi = {
-        "pt": f"% do consumo de {fuel['pt']} substituído por {names['pt']}{unit_text}",
-        "en": f"% of {fuel['en']} consumption replaced by {names['en']}{unit_text}",
-    }
+    kpi = RULE_TEXTS.both("fuel.kpi", fuel=of(fuel), name=of(names), unit=unit_text)
     return Cut(
         share=(low_share, high_share),
         rows=chosen,
@@ -239,7 +189,7 @@ def fuel_switch(
         low=cut_all * low_share,
         high=cut_all * high_share,
         basis=basis,
-        kpi=kpi,
+        kpi=as_dict(kpi),
         biogenic=biogenic,
     )
 

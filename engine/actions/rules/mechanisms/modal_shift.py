@@ -24,7 +24,8 @@ from engine.actions.rules.rows import (
     main_scope,
     numbers,
 )
-from engine.actions.rules.text import short_names, span, tonnes, tonnes_range
+from engine.actions.rules.text import in_both, of, short_names, span, tonnes, tonnes_range
+from engine.actions.rules.texts import RULE_TEXTS, as_dict
 from engine.formatting import number
 from engine.inventory import Inventory
 from engine.inventory import fields as F
@@ -68,55 +69,43 @@ def modal_shift(
     gross_low, gross_high = baseline * low_share, baseline * high_share
     low, high = gross_low * low_pct, gross_high * high_pct
     source = short_names(measure.source)
-    kpi = {
-        "pt": f"{source['pt']}: t·km transferidas para ferrovia ou cabotagem (% das t·km "
-        "rodoviárias)",
-        "en": f"{source['en']}: t·km moved to rail or coastal shipping (% of road t·km)",
-    }
-    shares = span((low_share, high_share), "pt"), span((low_share, high_share), "en")
+    kpi = as_dict(RULE_TEXTS.both("modal.kpi", source=of(source)))
+    share_text = in_both(span, (low_share, high_share))
+    measure_basis = of(measure.basis).map(lambda text: text.rstrip("."))
     if scope == 3:
-        basis = {
-            "pt": f"Frete rodoviário contratado (escopo 3, categoria 4): t CO2e das linhas "
-            f"({tonnes(baseline, 'pt')}) × parcela transferida {shares[0]} × {measure.span('pt')} "
-            f"a menos por t·km = {tonnes_range(low, high, 'pt')} t CO2e/ano, dentro da mesma "
-            f"categoria ({measure.basis['pt'].rstrip('.')}).",
-            "en": f"Road freight bought (Scope 3, category 4): the rows' t CO2e "
-            f"({tonnes(baseline, 'en')}) × share shifted {shares[1]} × {measure.span('en')} less "
-            f"per t·km = {tonnes_range(low, high, 'en')} t CO2e/yr, within the same category "
-            f"({measure.basis['en'].rstrip('.')}).",
-        }
+        basis = RULE_TEXTS.both(
+            "modal.scope3",
+            baseline=in_both(tonnes, baseline),
+            share=share_text,
+            measure_span=in_both(measure.span),
+            cut=in_both(tonnes_range, low, high),
+            measure_basis=measure_basis,
+        )
         return Cut(share=(low_share, high_share), rows=counted, baseline=baseline, low=low,
-                   high=high, basis=basis, kpi=kpi)  # fmt: skip
+                   high=high, basis=as_dict(basis), kpi=kpi)  # fmt: skip
     carrier_low, carrier_high = gross_low - low, gross_high - high
     carrier = (
         f"{number(100 - measure.reduction_max_pct, 0, 'pt')}–"
         f"{number(100 - measure.reduction_min_pct, 0, 'pt')}%"
     )
-    basis = {
-        "pt": f"Caminhões próprios (escopo 1): t CO2e das linhas ({tonnes(baseline, 'pt')}) × "
-        f"parcela transferida {shares[0]} = {tonnes_range(gross_low, gross_high, 'pt')} t CO2e a "
-        "menos no escopo 1; a transportadora (ferrovia ou cabotagem) emite, pelas mesmas "
-        f"t·km, {carrier} do caminhão ({measure.span('pt')} a menos por t·km): "
-        f"{tonnes_range(carrier_low, carrier_high, 'pt')} t CO2e a mais no escopo 3, categoria 4 "
-        f"(transporte a montante). Efeito líquido: {tonnes_range(low, high, 'pt')} t CO2e/ano "
-        f"({measure.basis['pt'].rstrip('.')}). Logística interna (pátio, empilhadeiras, pás "
-        "carregadeiras) não muda de modal e fica fora.",
-        "en": f"Own trucks (Scope 1): the rows' t CO2e ({tonnes(baseline, 'en')}) × share shifted "
-        f"{shares[1]} = {tonnes_range(gross_low, gross_high, 'en')} t CO2e less in Scope 1; the "
-        f"carrier (rail or coastal shipping) emits, for the same t·km, {carrier} of the "
-        f"truck's ({measure.span('en')} less per t·km): "
-        f"{tonnes_range(carrier_low, carrier_high, 'en')} t CO2e more in Scope 3, category 4 "
-        f"(upstream transportation). Net effect: {tonnes_range(low, high, 'en')} t CO2e/yr "
-        f"({measure.basis['en'].rstrip('.')}). Internal logistics (yard trucks, forklifts, "
-        "loaders) cannot shift mode and is left out.",
-    }
+    basis = RULE_TEXTS.both(
+        "modal.scope1",
+        baseline=in_both(tonnes, baseline),
+        share=share_text,
+        gross=in_both(tonnes_range, gross_low, gross_high),
+        carrier=carrier,
+        measure_span=in_both(measure.span),
+        carrier_t=in_both(tonnes_range, carrier_low, carrier_high),
+        cut=in_both(tonnes_range, low, high),
+        measure_basis=measure_basis,
+    )
     return Cut(
         share=(low_share, high_share),
         rows=counted,
         baseline=baseline,
         low=low,
         high=high,
-        basis=basis,
+        basis=as_dict(basis),
         kpi=kpi,
         scope3_low=carrier_low,
         scope3_high=carrier_high,

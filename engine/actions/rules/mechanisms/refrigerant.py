@@ -11,7 +11,8 @@ import pandas as pd
 from engine.actions.rules.cut import Cut, share_range
 from engine.actions.rules.errors import RuleError
 from engine.actions.rules.rows import column, in_totals, is_combustion_gas, numbers
-from engine.actions.rules.text import span, tonnes, tonnes_range
+from engine.actions.rules.text import in_both, span, tonnes, tonnes_range
+from engine.actions.rules.texts import RULE_TEXTS, as_dict
 from engine.formatting import number
 from engine.gases.gwp import gwp, is_montreal, split_blend
 from engine.inventory import Inventory
@@ -36,10 +37,7 @@ def refrigerant(
     gwp_set = str(inventory.gwp_set)
     new_gwp = substitute_gwp(measure.substitute, gwp_set)
     if new_gwp is None:
-        raise RuleError(
-            f"O gás '{measure.substitute}' não tem GWP {gwp_set} conhecido.",
-            f"The gas '{measure.substitute}' has no known {gwp_set} GWP.",
-        )
+        raise RuleError(RULE_TEXTS.both("no_gwp", gas=measure.substitute, gwp_set=gwp_set))
     counted = in_totals(rows)
     counted = counted[[not is_combustion_gas(g) for g in column(counted, F.GAS)]]
     ratios = []
@@ -56,37 +54,31 @@ def refrigerant(
     cut = float((tco2e * ratio).sum())
     new = refrigerant_name(measure.substitute) or measure.substitute
     olds = sorted({str(g) for g in column(counted, F.GAS)})
-    old_gwps = ", ".join(f"{g} {number(in_scope_gwp(g, gwp_set) or 0, 0, 'pt')}" for g in olds)
-    old_gwps_en = ", ".join(f"{g} {number(in_scope_gwp(g, gwp_set) or 0, 0, 'en')}" for g in olds)
+    old_gwps = in_both(
+        lambda lang: ", ".join(
+            f"{g} {number(in_scope_gwp(g, gwp_set) or 0, 0, lang)}" for g in olds
+        )
+    )
     source = gwp_source(measure.substitute)
     source_text = f"; {source}" if source else ""
-    basis = {
-        "pt": f"Emissão fugitiva das linhas ({tonnes(baseline, 'pt')} t CO2e) × (1 − GWP {gwp_set} "
-        f"de {new} {number(new_gwp, 2, 'pt')} ÷ {old_gwps}) × parcela convertida "
-        f"{span((low_share, high_share), 'pt')} = "
-        f"{tonnes_range(cut * low_share, cut * high_share, 'pt')} t CO2e/ano. Só o que está nos "
-        "totais: gases do "
-        f"Protocolo de Montreal (R-22) ficam fora dos escopos e não são creditados (IPCC "
-        f"{gwp_set}{source_text}).",
-        "en": f"The rows' fugitive emissions ({tonnes(baseline, 'en')} t CO2e) × (1 − {gwp_set} "
-        f"GWP of {new} {number(new_gwp, 2, 'en')} ÷ {old_gwps_en}) × share converted "
-        f"{span((low_share, high_share), 'en')} = "
-        f"{tonnes_range(cut * low_share, cut * high_share, 'en')} t CO2e/yr. Only what is in the "
-        "totals: Montreal "
-        f"Protocol gases (R-22) stay outside the scopes and are not credited (IPCC "
-        f"{gwp_set}{source_text}).",
-    }
-    kpi = {
-        "pt": f"kg de {', '.join(olds)} recarregados por ano e % dos equipamentos convertidos "
-        f"para {new}",
-        "en": f"kg of {', '.join(olds)} recharged a year and % of the equipment converted to {new}",
-    }
+    basis = RULE_TEXTS.both(
+        "refrigerant.basis",
+        baseline=in_both(tonnes, baseline),
+        gwp_set=gwp_set,
+        new=new,
+        new_gwp=in_both(number, new_gwp, 2),
+        old_gwps=old_gwps,
+        share=in_both(span, (low_share, high_share)),
+        cut=in_both(tonnes_range, cut * low_share, cut * high_share),
+        source=source_text,
+    )
+    kpi = RULE_TEXTS.both("refrigerant.kpi", olds=", ".join(olds), new=new)
     return Cut(
         share=(low_share, high_share),
         rows=counted,
         baseline=baseline,
         low=cut * low_share,
         high=cut * high_share,
-        basis=basis,
-        kpi=kpi,
+        basis=as_dict(basis),
+        kpi=as_dict(kpi),
     )
