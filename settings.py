@@ -34,6 +34,10 @@ class Settings:
     run_deadline_s: float | None = None  # None: the engine's default (180 s)
     # AEKO_OFFLINE_PACE_S: seconds each offline answer waits (demos and tests of long runs).
     offline_pace_s: float = 0.0
+    # AEKO_OFFLINE_PRICED_AS: a model (e.g. "gemini-2.5-flash") whose prices the offline
+    # analyst's calls are charged at: what a run would cost there, and a cost cap that bites
+    # without a key. Its calls still name the offline analyst. Unset: they cost nothing.
+    offline_priced_as: str | None = None
     # AEKO_DEBUG: debug logging, with the providers' own error messages.
     debug: bool = False
     # AEKO_RUNS=worker: pages enqueue chat turns and a worker process runs them
@@ -83,6 +87,7 @@ def load_settings(secrets: Mapping[str, Any], environ: Mapping[str, str]) -> Set
         run_log_include_text=_flag(read("AEKO_RUN_LOG_TEXT")),
         run_deadline_s=float(limit) if (limit := read("AEKO_RUN_DEADLINE_S")) else None,
         offline_pace_s=float(read("AEKO_OFFLINE_PACE_S") or 0),
+        offline_priced_as=read("AEKO_OFFLINE_PRICED_AS"),
         debug=_flag(read("AEKO_DEBUG")),
         runs_in_worker=(read("AEKO_RUNS") or "").lower() == "worker",
         worker_runs=max(1, _int(read("AEKO_WORKER_RUNS")) or 4),

@@ -218,8 +218,9 @@ def _run_turn(
                 response = event.result  # type: ignore[assignment]
             yield event
     except AekoBudgetExceededError as error:  # a deadline too (AekoDeadlineError)
+        told = workspace.day_ran_out(run_id, error) or error
         spending.record("budget_exceeded", error.usage)
-        yield TurnEnded("budget_exceeded", session, run_id, error=error)
+        yield TurnEnded("budget_exceeded", session, run_id, error=told)
         return
     except AekoModelError as error:
         spending.model_error(error)

@@ -264,8 +264,9 @@ def _analysed(
                 plan = event.result  # type: ignore[assignment]
             yield event
     except AekoBudgetExceededError as error:  # a deadline too (AekoDeadlineError)
+        told = workspace.day_ran_out(run_id, error) or error
         spending.record("budget_exceeded", error.usage)
-        yield PlanEnded("budget_exceeded", run_id, record, error=error)
+        yield PlanEnded("budget_exceeded", run_id, record, error=told)
         return
     except MalformedAgentOutputError as error:
         spending.record("malformed", error.usage)

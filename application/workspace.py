@@ -9,7 +9,10 @@ one conditional ``$inc``, and the run's engine budget is what it reserved, so th
 stops it within what it holds. When the run ends, its ``RunSpending`` writes the usage and
 then *settles* the reservation at what the run actually cost (its finished calls, for a run
 interrupted or cut). However many app processes or tabs run at once, what they hold and
-spent never exceeds the cap (save the engine's overshoot of one call per run).
+spent never exceeds the cap: the engine starts a call only if its worst case fits in what
+the run holds (``engine.budget``). When what is left of the day cannot pay a first call, the
+run is refused before it calls anything and the user reads that today's allowance is used up
+(``Workspace.day_ran_out``).
 
 How much a run reserves: ``min(what is left, run_share × cap)``, ``run_share`` one half by
 default. The whole remainder would keep a lone run's budget as it was, but would refuse a
@@ -36,7 +39,7 @@ from typing import Any
 from application.outbox import Outbox, Write
 from engine import AekoUser, RunBudget
 from engine.dto import AekoModelCall, AekoUsage
-from engine.errors import AekoModelError, LocalizedError
+from engine.errors import AekoBudgetExceededError, AekoModelError, LocalizedError
 from engine.events import AgentFinished
 from engine.pricing import usage_cap_cost
 from engine.texts import Texts
@@ -86,6 +89,22 @@ class Workspace:
         SPENT.remember(user_id, held.after)
         SPENT.hold(run_id, _Hold(user_id, held.day, held.usd, in_db=True))
         return RunBudget(max_cost_usd=held.usd)
+
+    def day_ran_out(
+        self, run_id: str, error: AekoBudgetExceededError
+    ) -> DailyCapReachedError | None:
+        """The day's cap, not the run's, when a run's cost cap refused its very first call
+        and what the run had reserved was only what was left of the day: no call can be
+        paid within that remainder (each is checked at its worst case, ``engine.budget``),
+        so the user reads that today's allowance is used up, not a run limit's figures."""
+        cap = self.daily_cost_cap_usd
+        if cap is None or error.limit != "cost_usd" or (error.usage and error.usage.calls):
+            return None
+        hold = SPENT.held(run_id)
+        most = cap * min(max(self.run_share, 0.0), 1.0) or cap
+        if hold is None or hold.usd >= most:
+            return None
+        return DailyCapReachedError(cap)
 
     def _budget_offline(self, run_id: str, cap: float, most: float) -> RunBudget:
         """The database is away: what this process last knew, its own holds, the outbox."""

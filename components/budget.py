@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from components.i18n import TEXTS
 from engine import AekoBudgetExceededError, AekoModelError, formatting
-from engine.errors import AekoDeadlineError
+from engine.errors import AekoDeadlineError, LocalizedError
 from store.repositories import UsageTotals
 
 # Counts are whole (1.500.000 tokens, never 1.5e+06); a cost has its cents' cents.
 _LIMIT_DECIMALS = {"cost_usd": 4, "deadline_s": 1}
 
 
-def explain_budget_error(error: AekoBudgetExceededError, language: str) -> str:
-    if isinstance(error, AekoDeadlineError):
+def explain_budget_error(error: AekoBudgetExceededError | LocalizedError, language: str) -> str:
+    # A deadline, the day's cap (``Workspace.day_ran_out``), or either as another process's
+    # run ended with it: already in the user's words.
+    if isinstance(error, AekoDeadlineError) or not isinstance(error, AekoBudgetExceededError):
         return error.message(language)
     named = f"budget_{error.limit}"  # a limit the table does not name reads as its id
     limit = TEXTS(named, language) if named in TEXTS else error.limit

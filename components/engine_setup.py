@@ -8,7 +8,8 @@ import streamlit as st
 
 from components.i18n import t
 from engine import Aeko
-from engine.offline import OFFLINE_MODEL_NAME, OfflineAnalyst
+from engine.offline import OfflineAnalyst
+from engine.pricing import is_offline
 from settings import Settings
 
 
@@ -41,10 +42,12 @@ def configure_engine(settings: Settings) -> EngineStatus:
                 **limits,
             )
         else:
-            analyst = OfflineAnalyst(pace_s=settings.offline_pace_s)
+            analyst = OfflineAnalyst(
+                pace_s=settings.offline_pace_s, priced_as=settings.offline_priced_as
+            )
             Aeko.config(fast_model=analyst, slow_model=analyst, **limits)
     fast, slow = Aeko.model_names() or ("", "")
-    return EngineStatus(offline=fast == OFFLINE_MODEL_NAME, fast_model=fast, slow_model=slow)
+    return EngineStatus(offline=is_offline(fast), fast_model=fast, slow_model=slow)
 
 
 def engine_status(status: EngineStatus) -> None:

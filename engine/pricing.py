@@ -2,7 +2,9 @@
 
 Calls are priced one by one and then summed: tiered prices make pricing summed tokens
 wrong. A model genai-prices does not know costs "unknown" (None), never a silent 0; the
-offline analyst runs on this machine and costs nothing.
+offline analyst runs on this machine and costs nothing, unless it is *priced as* a named
+model (``offline_priced_name``): then each of its calls costs what that model would charge for
+the same usage, for a demo of what a run would cost there, or a test of a cost cap.
 
 A cost cap cannot wait for a price nobody knows: against caps, an unknown call counts at
 ``estimated_call_cost``, a deliberately high fallback rate (US$ 15 per million input tokens,
@@ -26,6 +28,20 @@ FREE_MODELS = frozenset({OFFLINE_MODEL_NAME})
 # The conservative fallback rate for a model with no known price, USD per token.
 FALLBACK_INPUT_USD_PER_TOKEN = 15.0 / 1_000_000
 FALLBACK_OUTPUT_USD_PER_TOKEN = 75.0 / 1_000_000
+# The offline analyst priced as a named model answers as "aeko-offline-analyst@<model>": the
+# name a call records still says no provider answered it, and the suffix says whose price.
+PRICED_AS_SEPARATOR = "@"
+
+
+def offline_priced_name(priced_as: str | None) -> str:
+    """The offline analyst's model name, priced as ``priced_as`` (None or blank: free)."""
+    model = (priced_as or "").strip()
+    return f"{OFFLINE_MODEL_NAME}{PRICED_AS_SEPARATOR}{model}" if model else OFFLINE_MODEL_NAME
+
+
+def is_offline(model: str) -> bool:
+    """Whether ``model`` names the offline analyst, priced as a named model or not."""
+    return model == OFFLINE_MODEL_NAME or model.startswith(OFFLINE_MODEL_NAME + PRICED_AS_SEPARATOR)
 
 
 def call_cost(
@@ -45,7 +61,7 @@ def call_cost(
     """
     if model in FREE_MODELS:
         return 0.0
-    ref = model.removeprefix("models/")
+    ref = model.removeprefix(OFFLINE_MODEL_NAME + PRICED_AS_SEPARATOR).removeprefix("models/")
     usage = Usage(input_tokens=input_tokens, output_tokens=output_tokens)
     # A part larger than its whole is a provider's inconsistency: genai-prices refuses it.
     if cache_read_tokens > 0:

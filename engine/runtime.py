@@ -253,6 +253,7 @@ class Runtime:
                 retry=settings.retry,
                 # Their chat answers go to the user unreviewed: shown as they are written.
                 stream=(flow == "chat" and agent in (FAQ, COORDINATOR)),
+                max_output_tokens=cap,
             )
         return build_graph(flow, runners)
 
@@ -266,7 +267,13 @@ class Runtime:
             if settings is None:
                 raise AekoNotConfiguredError("Call Aeko.config() before running the engine.")
             chain = build_tier_chains(settings, settings.max_tokens)["fast"]
-            runner = AgentRunner(SUMMARIZER, SUMMARY_PROMPT, chain, retry=settings.retry)
+            runner = AgentRunner(
+                SUMMARIZER,
+                SUMMARY_PROMPT,
+                chain,
+                retry=settings.retry,
+                max_output_tokens=settings.max_tokens,
+            )
             self._graphs = {**self._graphs, ("summary", False): runner}
             return runner
 

@@ -397,7 +397,9 @@ def test_usage_is_recorded_per_turn_and_retries_show_in_the_trail(app_env):
     assert today.value == f"US$ {run['cost_usd']:.4f}".replace(".", ",")
 
 
-def test_the_daily_cost_cap_stops_a_run_and_then_refuses_new_ones(app_env, monkeypatch):
+def test_a_run_whose_share_of_the_cap_cannot_pay_a_call_is_stopped_before_it(app_env, monkeypatch):
+    # Half of US$ 0.000001 cannot pay even a router call at its worst case: no call starts,
+    # so nothing can pass the cap, and the user reads the run's limit.
     monkeypatch.setenv("AEKO_DAILY_COST_CAP_USD", "0.000001")
     priced = ScriptedChatModel(
         model_name="gemini-2.5-flash",
@@ -407,10 +409,41 @@ def test_the_daily_cost_cap_stops_a_run_and_then_refuses_new_ones(app_env, monke
     app = _app()
     app.chat_input[0].set_value("O que é escopo 1?").run()
     assert any("parou no limite de custo" in e.value for e in app.error)
-    assert app_env.usage.find_one({})["outcome"] == "budget_exceeded"
+    [usage] = app_env.usage.find({})
+    assert usage["outcome"] == "budget_exceeded" and not usage.get("calls")
+    assert priced.calls == []  # the model was never called
+
+
+def test_a_day_whose_remainder_cannot_pay_a_call_refuses_the_run_as_the_daily_cap(
+    app_env, mongo, monkeypatch
+):
+    from engine.dto import AekoModelCall, AekoUsage
+    from store.client import Store
+
+    cap = 0.01
+    monkeypatch.setenv("AEKO_DAILY_COST_CAP_USD", str(cap))
+    priced = ScriptedChatModel(
+        model_name="gemini-2.5-flash",
+        script={ROUTER: ["Next agent: FAQ"], FAQ: ["Diretas.\nNext agent: Nenhum"]},
+    )
+    Aeko.config(fast_model=priced, slow_model=priced)
+    app = _app()
+    app.run()  # the user exists once the app has run
+    [user] = app_env.user.find({})
+    # Earlier today, another process's runs spent all but US$ 0.0005 of the day: less than a
+    # router call may cost at worst (its prompt and its whole output allowance).
+    store = Store(mongo.client, app_env, mongo.target)
+    earlier = AekoModelCall(agent=ROUTER, model="earlier-run", input_tokens=0,
+                            output_tokens=0, cost_usd=cap - 0.0005)  # fmt: skip
+    store.usage(user["_id"]).record("earlier", "chat", AekoUsage(calls=[earlier]),
+                                    outcome="answered")  # fmt: skip
     app.chat_input[0].set_value("E escopo 2?").run()
     assert any("limite diário de custo" in e.value for e in app.error)
-    assert app_env.usage.count_documents({}) == 1
+    refused = app_env.usage.find_one({"run_id": {"$ne": "earlier"}})
+    assert refused is None or not refused.get("calls")
+    assert priced.calls == []  # nothing was called, nothing paid
+    [day] = app_env.spending.find({})
+    assert day["spent_pusd"] <= cap * 10**12 and not day.get("reservations")
 
 
 def test_a_long_conversation_gets_its_summary_saved_beside_the_turns(app_env):

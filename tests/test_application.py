@@ -133,9 +133,11 @@ def test_the_daily_cap_refuses_before_anything_is_created_or_spent(workspace):
 
 
 def test_a_run_stopped_by_its_budget_records_what_it_spent(workspace, monkeypatch):
-    scripted(SPECIALIST, name="gemini-2.5-flash")  # a priced model: the cost cap can bite
-    capped = Workspace(workspace.store, workspace.user, workspace.outbox, 1e-9)
-    ended = run(chat.ask(capped, "Quanto emite o diesel?", None))[-1]
+    model = ScriptedChatModel(model_name="gemini-2.5-flash", script=SPECIALIST)
+    # One call allowed: the run stops before its second, with the first one spent. (A cost
+    # cap stops a run before any call whose worst case would pass it: tests/test_budget_*.)
+    Aeko.config(fast_model=model, slow_model=model, max_model_calls_per_run=1)
+    ended = run(chat.ask(workspace, "Quanto emite o diesel?", None))[-1]
     assert ended.status == "budget_exceeded"
     assert isinstance(ended.error, AekoBudgetExceededError)
     totals = workspace.store.usage(workspace.user.id).totals(session_id=ended.session.id)

@@ -14,10 +14,11 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from engine.agents.deltas import AnswerStream, streamed_reply
 from engine.agents.request import AgentRequest, SummaryRequest, call_metadata
 from engine.budget import BudgetTracker
-from engine.constants import MAX_TOOL_ROUNDS
+from engine.constants import DEFAULT_MAX_TOKENS, MAX_TOOL_ROUNDS
 from engine.dto import AekoModelCall, AekoSource, AekoTool
 from engine.errors import AekoModelCutOffError, AekoModelError, AekoModelRefusedError
 from engine.events import ModelFellBack, ModelRetried, ToolCalled, ToolReturned
+from engine.models.estimate import estimated_usage
 from engine.models.finish import was_truncated, withheld_reason
 from engine.models.resilience import (
     RetryPolicy,
@@ -26,7 +27,7 @@ from engine.models.resilience import (
     is_retryable,
     retry_after,
 )
-from engine.pricing import call_cost
+from engine.pricing import call_cost, cap_cost
 from engine.protocol import split_marker
 
 Emit = Callable[[Any], None]
@@ -63,8 +64,12 @@ class AgentRunner:
         retry: RetryPolicy | None = None,
         *,
         stream: bool = False,
+        max_output_tokens: int = DEFAULT_MAX_TOKENS,
     ) -> None:
+        """``max_output_tokens``: the output cap the engine configured for this flow, a
+        call's worst case for a cost cap when its model states none of its own."""
         self.name = name
+        self.max_output_tokens = max_output_tokens
         self.system_prompt = system_prompt
         self.retry = retry or RetryPolicy()
         # An answer nobody reviews reaches the user as it is written, as AnswerDelta events.
@@ -109,8 +114,11 @@ class AgentRunner:
         for round_index in range(MAX_TOOL_ROUNDS + 1):
             # The last round may call no tool, so the agent has to answer.
             with_tools = bool(self._tools) and round_index < MAX_TOOL_ROUNDS
-            budget.before_call(self.name)
             chain = self._tool_chain if with_tools else self._final_chain
+            worst = self._worst_case_usd(chain, messages) if budget.caps_cost else 0.0
+            # A call that fails stays counted at its worst case: a provider may have billed
+            # a stream cut midway, and the run does not get it back.
+            budget.before_call(self.name, worst)
             try:
                 message, call = self._call(chain, messages, emit, config, answer)
             except AekoModelError as error:
@@ -120,7 +128,7 @@ class AgentRunner:
                 if error.usage is None:
                     error.usage = budget.usage
                 raise
-            budget.record(call)
+            budget.record(call, worst)
             calls.append(call)
             _check_answered(self.name, message, call, budget, answer)
             if not (with_tools and message.tool_calls):
@@ -139,6 +147,20 @@ class AgentRunner:
             evidence=tuple(evidence),
             truncated=was_truncated(message),
         )
+
+    def _worst_case_usd(self, chain: Sequence[Runnable], messages: Sequence[BaseMessage]) -> float:
+        """The most the next call may cost against a cap: its input as the engine estimates
+        it, the whole output allowance, at the dearest model of the chain it may fall back
+        along (an unknown price at the conservative fallback rate). A provider counts a
+        little more input than the estimate (tool schemas); a call rarely writes its whole
+        allowance, which covers that many times over."""
+        input_tokens = estimated_usage(messages, "")["input_tokens"]
+        worst = 0.0
+        for model in chain:
+            output_tokens = _max_output_tokens(model) or self.max_output_tokens
+            price = call_cost(configured_model_name(model), input_tokens, output_tokens)
+            worst = max(worst, cap_cost(price, input_tokens, output_tokens))
+        return worst
 
     def _call(
         self,
@@ -298,6 +320,17 @@ def _sources(artifact: object) -> list[AekoSource]:
     if not isinstance(artifact, list | tuple):
         return []
     return [item for item in artifact if isinstance(item, AekoSource)]
+
+
+def _max_output_tokens(model: Runnable) -> int | None:
+    """The output cap a model was built with (Gemini's ``max_output_tokens``, the others'
+    ``max_tokens``); None for one that states none, such as a model given as an instance."""
+    inner = getattr(model, "bound", model)
+    for name in ("max_output_tokens", "max_tokens", "max_completion_tokens"):
+        value = getattr(inner, name, None)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return None
 
 
 def _model_name(message: AIMessage) -> str:

@@ -21,6 +21,7 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, Tool
 from langchain_core.messages.tool import tool_call_chunk
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.runnables import Runnable
+from pydantic import model_validator
 
 from engine.actions.tool import TOOL_NAME as ACTIONS
 from engine.agents.catalog import FAQ, GREEN_GASES_ANALYST
@@ -41,6 +42,7 @@ from engine.offline.agents import (
 from engine.offline.calculation import read_calculations, tool_arguments
 from engine.offline.own_data import own_data_reply
 from engine.offline.request import language_of, request_of
+from engine.pricing import offline_priced_name
 
 log = logging.getLogger(__name__)
 
@@ -58,10 +60,19 @@ NO_REQUEST_ANSWER = (
 
 class OfflineAnalyst(StreamsWithMetadata, BaseChatModel):
     model_name: str = OFFLINE_MODEL_NAME
+    # A model whose prices its calls are charged at (a demo of what a run would cost there,
+    # a test of a cost cap); its name then says both (``engine.pricing.offline_priced_name``).
+    priced_as: str | None = None
     bound_tools: tuple[str, ...] = ()  # the tools an agent offers it, by name
     # Seconds each reply waits, like a provider's latency: a demo of a long run, or a test
     # that must act while one goes on. Answers are the same with or without it.
     pace_s: float = 0.0
+
+    @model_validator(mode="after")
+    def _name_its_price(self) -> OfflineAnalyst:
+        if self.priced_as and self.model_name == OFFLINE_MODEL_NAME:
+            self.model_name = offline_priced_name(self.priced_as)
+        return self
 
     @property
     def _llm_type(self) -> str:

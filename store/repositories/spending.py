@@ -9,8 +9,9 @@ reservations: {<run_id>: pusd}, settled: {<run_id>: pusd}}``
   ``$inc``-s ``committed_pusd`` and ``$set``-s ``reservations.<run_id>``. Two processes
   racing for the last remainder: the server applies one update, the other's filter no
   longer matches. A second reserve under the same run id changes nothing.
-- When it ends it is *settled* at what it actually cost (its usage record's cap cost, even
-  if the engine overshot its reservation by one call): ``committed += actual - reserved``,
+- When it ends it is *settled* at what it actually cost (its usage record's cap cost; the
+  engine keeps each call's worst case within the reservation, and a settle does not assume
+  it did): ``committed += actual - reserved``,
   ``spent += actual``, the reservation moves to ``settled``. Filtered on the reservation's
   value and on ``settled.<run_id>`` being absent, so a second settle changes nothing.
 - A run that reserved nothing (it started while the database was away) is settled the
