@@ -5,7 +5,7 @@ from typing import Any
 
 from engine.models.finish import is_recitation
 from engine.models.resilience import provider_message, status_code
-from engine.texts import Both
+from engine.texts import Both, Texts
 
 
 class AekoError(Exception):
@@ -16,14 +16,12 @@ class LocalizedError(Exception):
     """An error whose message is ready for the user, in Portuguese and in English: a
     ``Both`` written from a text table (``engine.texts``)."""
 
-    def __init__(self, text: Both, message_en: str | None = None) -> None:
-        # TRANSITION (issue #25): the two-string form goes once every caller passes a Both.
-        if not isinstance(text, Both):
-            text = Both(str(text), str(message_en))
-        self.text = text
-        self.message_pt = text.pt
-        self.message_en = text.en
-        super().__init__(text.en)
+    def __init__(self, said: Both) -> None:
+        if not isinstance(said, Both):  # a table's ``.both(...)``: the one way (engine.texts)
+            raise TypeError("LocalizedError takes a Both written from a text table")
+        self.said = said
+        self.message_pt, self.message_en = said.pt, said.en
+        super().__init__(said.en)
 
     def message(self, language: str = "pt") -> str:
         return self.message_pt if language.lower().startswith("pt") else self.message_en
@@ -86,60 +84,72 @@ class AekoModelError(AekoError):
         super().__init__(f"{agent}: the model call failed ({self.error_type}{status}).")
 
     def message(self, language: str = "pt") -> str:
-        pt, en = _MODEL_ERROR_MESSAGES[self.kind]
-        return pt if language.lower().startswith("pt") else en
+        return _TEXTS(self.kind, language)
 
 
-_MODEL_ERROR_MESSAGES = {
-    "key": (
-        "O provedor do modelo recusou a chave de API (sem chave válida ou sem permissão): "
-        "confira a chave nas configurações.",
-        "The model provider refused the API key (missing, invalid or without permission): "
-        "check the key in the settings.",
-    ),
-    "request": (
-        "O provedor do modelo recusou o pedido como inválido: tente reformular ou encurtar.",
-        "The model provider rejected the request as invalid: try rewording or shortening it.",
-    ),
-    "rate_limit": (
-        "O provedor do modelo está limitando as chamadas (cota ou excesso de pedidos): "
-        "tente de novo em alguns instantes.",
-        "The model provider is rate limiting calls (quota or too many requests): try again "
-        "in a moment.",
-    ),
-    "provider_down": (
-        "O provedor do modelo está fora do ar ou com erro interno: tente de novo mais tarde.",
-        "The model provider is down or failing: try again later.",
-    ),
-    "timeout": (
-        "O modelo demorou demais para responder: tente de novo.",
-        "The model took too long to answer: try again.",
-    ),
-    "unavailable": (
-        "O modelo não respondeu, nem o de reserva: tente de novo mais tarde.",
-        "The model did not answer, nor did its fallback: try again later.",
-    ),
-    "safety": (
-        "O provedor do modelo bloqueou a resposta pelos filtros de segurança dele, então não "
-        "há resposta para mostrar: reformule a pergunta.",
-        "The model provider blocked the answer with its safety filters, so there is no "
-        "answer to show: rephrase the question.",
-    ),
-    "recitation": (
-        "O provedor do modelo interrompeu a resposta porque ela reproduziria um texto "
-        "protegido palavra por palavra: peça um resumo com suas próprias palavras.",
-        "The model provider stopped the answer because it would reproduce a protected text "
-        "word for word: ask for a summary in its own words.",
-    ),
-    "cut_off": (
-        "O modelo atingiu o limite de tokens de saída antes de escrever a resposta (o "
-        "raciocínio interno dele conta nesse limite): aumente o limite (max_tokens) ou faça "
-        "uma pergunta mais específica.",
-        "The model reached its output-token limit before writing any answer (its internal "
-        "reasoning counts against that limit): raise the limit (max_tokens) or ask a more "
-        "specific question.",
-    ),
-}
+# What went wrong with a model call, in the user's words, by AekoModelError.kind.
+_TEXTS = Texts(
+    "engine.errors",
+    {
+        "key": {
+            "pt": "O provedor do modelo recusou a chave de API (sem chave válida ou sem "
+            "permissão): confira a chave nas configurações.",
+            "en": "The model provider refused the API key (missing, invalid or without "
+            "permission): check the key in the settings.",
+        },
+        "request": {
+            "pt": "O provedor do modelo recusou o pedido como inválido: tente reformular ou "
+            "encurtar.",
+            "en": "The model provider rejected the request as invalid: try rewording or "
+            "shortening it.",
+        },
+        "rate_limit": {
+            "pt": "O provedor do modelo está limitando as chamadas (cota ou excesso de pedidos): "
+            "tente de novo em alguns instantes.",
+            "en": "The model provider is rate limiting calls (quota or too many requests): try "
+            "again in a moment.",
+        },
+        "provider_down": {
+            "pt": "O provedor do modelo está fora do ar ou com erro interno: tente de novo mais "
+            "tarde.",
+            "en": "The model provider is down or failing: try again later.",
+        },
+        "timeout": {
+            "pt": "O modelo demorou demais para responder: tente de novo.",
+            "en": "The model took too long to answer: try again.",
+        },
+        "unavailable": {
+            "pt": "O modelo não respondeu, nem o de reserva: tente de novo mais tarde.",
+            "en": "The model did not answer, nor did its fallback: try again later.",
+        },
+        "safety": {
+            "pt": "O provedor do modelo bloqueou a resposta pelos filtros de segurança dele, "
+            "então não há resposta para mostrar: reformule a pergunta.",
+            "en": "The model provider blocked the answer with its safety filters, so there is no "
+            "answer to show: rephrase the question.",
+        },
+        "recitation": {
+            "pt": "O provedor do modelo interrompeu a resposta porque ela reproduziria um texto "
+            "protegido palavra por palavra: peça um resumo com suas próprias palavras.",
+            "en": "The model provider stopped the answer because it would reproduce a protected "
+            "text word for word: ask for a summary in its own words.",
+        },
+        "cut_off": {
+            "pt": "O modelo atingiu o limite de tokens de saída antes de escrever a resposta (o "
+            "raciocínio interno dele conta nesse limite): aumente o limite (max_tokens) ou "
+            "faça uma pergunta mais específica.",
+            "en": "The model reached its output-token limit before writing any answer (its "
+            "internal reasoning counts against that limit): raise the limit (max_tokens) or "
+            "ask a more specific question.",
+        },
+        "deadline": {
+            "pt": "A execução passou do prazo de {seconds} s e foi interrompida antes da próxima "
+            "chamada ao modelo: tente uma pergunta mais simples ou de novo em instantes.",
+            "en": "The run went past its {seconds} s deadline and was stopped before its next "
+            "model call: try a simpler question, or again in a moment.",
+        },
+    },
+)
 
 
 def _model_error_kind(cause: BaseException, status: int | None) -> str:
@@ -228,13 +238,4 @@ class AekoDeadlineError(AekoBudgetExceededError):
     its next model call. ``limit`` is ``"deadline_s"``; ``used`` and ``allowed`` are seconds."""
 
     def message(self, language: str = "pt") -> str:
-        if language.lower().startswith("pt"):
-            return (
-                f"A execução passou do prazo de {self.allowed:.0f} s e foi interrompida "
-                "antes da próxima chamada ao modelo: tente uma pergunta mais simples ou "
-                "de novo em instantes."
-            )
-        return (
-            f"The run went past its {self.allowed:.0f} s deadline and was stopped before "
-            "its next model call: try a simpler question, or again in a moment."
-        )
+        return _TEXTS("deadline", language, seconds=f"{self.allowed:.0f}")

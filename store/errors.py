@@ -3,6 +3,29 @@
 from __future__ import annotations
 
 from engine.errors import LocalizedError
+from engine.texts import Texts
+
+_TEXTS = Texts(
+    "store.errors",
+    {
+        "unavailable": {
+            "pt": "Banco de dados indisponível ({target}). {hint}",
+            "en": "Database unavailable ({target}). {hint}",
+        },
+        "hint.embedded": {
+            "pt": "O servidor embutido (SecantusDB) não respondeu; o app o reinicia sozinho. "
+            "Se persistir, verifique se a pasta de dados é gravável e reinicie o app.",
+            "en": "The embedded server (SecantusDB) did not answer; the app restarts it by "
+            "itself. If it persists, check that the data folder is writable and restart "
+            "the app.",
+        },
+        "hint.server": {
+            "pt": "Verifique MONGODB_URI, a rede e se o servidor está no ar.",
+            "en": "Check MONGODB_URI, the network and that the server is up.",
+        },
+        "not_found": {"pt": "{what}: não encontrado.", "en": "{what}: not found."},
+    },
+)
 
 
 class Target(str):
@@ -27,25 +50,10 @@ class StoreUnavailableError(StoreError):
         if embedded is None:  # a repository's lost connection: its target knows
             embedded = bool(getattr(target, "embedded", False))
         self.embedded = embedded
-        if embedded:
-            hint_pt = (
-                "O servidor embutido (SecantusDB) não respondeu; o app o reinicia sozinho. "
-                "Se persistir, verifique se a pasta de dados é gravável e reinicie o app."
-            )
-            hint_en = (
-                "The embedded server (SecantusDB) did not answer; the app restarts it by "
-                "itself. If it persists, check that the data folder is writable and restart "
-                "the app."
-            )
-        else:
-            hint_pt = "Verifique MONGODB_URI, a rede e se o servidor está no ar."
-            hint_en = "Check MONGODB_URI, the network and that the server is up."
-        super().__init__(
-            f"Banco de dados indisponível ({target}). {hint_pt}",
-            f"Database unavailable ({target}). {hint_en}",
-        )
+        hint = _TEXTS.both("hint.embedded" if embedded else "hint.server")
+        super().__init__(_TEXTS.both("unavailable", target=target, hint=hint))
 
 
 class NotFoundError(StoreError):
     def __init__(self, what: str) -> None:
-        super().__init__(f"{what}: não encontrado.", f"{what}: not found.")
+        super().__init__(_TEXTS.both("not_found", what=what))

@@ -27,6 +27,7 @@ FORBIDDEN = {
 # fold (the history search in the database folds text as the application's matcher does).
 STORE_MAY_IMPORT_FROM_ENGINE = {
     "engine.dto", "engine.actions.model", "engine.errors", "engine.pricing", "engine.protocol",
+    "engine.texts",  # the one way its errors write both languages
 }  # fmt: skip
 # Pages talk to the store only through its package root and its errors.
 PAGE_STORE_IMPORTS = {"store", "store.errors"}

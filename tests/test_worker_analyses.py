@@ -122,13 +122,13 @@ def test_a_worker_rebuilds_the_page_s_inventory_from_the_stored_upload(page):
 
 
 def test_an_analysis_the_database_cannot_take_runs_in_the_page(page, monkeypatch):
-    from store import StoreError
+    from store.errors import StoreUnavailableError
 
     inventory = _read()
     scripted(_plan_script([PLAN]))
 
     def away(*_args, **_kwargs):
-        raise StoreError("o banco está fora", "the database is away")
+        raise StoreUnavailableError("teste")
 
     monkeypatch.setattr("application.inventories.save_upload", away)
     run = runs.analyse(page, NAME, UNPROVEN, inventory, digest="sha-away", reopen=_reading(),

@@ -23,6 +23,29 @@ from typing import Literal
 
 from engine.gases.gwp import GWP_SETS, canonical_gas, gwp
 from engine.protocol import fold
+from engine.texts import LANGS, Texts
+
+# The names of the activities made in code (a refrigerant's leak, a gas's own mass); the
+# others are the catalogue's data (activities.toml).
+_TEXTS = Texts(
+    "engine.emissions.activities",
+    {
+        "refrigerant": {
+            "pt": "Gás refrigerante {gas} (emissão fugitiva)",
+            "en": "Refrigerant {gas} (fugitive emission)",
+        },
+        "direct_gas": {
+            "pt": "Emissão direta de {gas} (massa do gás)",
+            "en": "Direct emission of {gas} (mass of the gas)",
+        },
+        "gas.fossil": {"pt": "{gas} fóssil", "en": "fossil {gas}"},
+        "gas.non_fossil": {"pt": "{gas} não fóssil", "en": "non-fossil {gas}"},
+        "direct_category": {
+            "pt": "Emissão direta (fonte não informada)",
+            "en": "Direct emission (source not given)",
+        },
+    },
+)
 
 Method = Literal[
     "fuel_combustion", "blend_combustion", "electricity", "refrigerant", "carbonate", "direct_gas"
@@ -145,9 +168,8 @@ def _label_index() -> dict[str, str]:
 def refrigerant(gas: str) -> ActivityInfo:
     """The activity of leaking ``gas``, a canonical name of engine.gases.gwp."""
     identifier = REFRIGERANT_PREFIX + gas
-    name = {"pt": f"Gás refrigerante {gas} (emissão fugitiva)",
-            "en": f"Refrigerant {gas} (fugitive emission)"}  # fmt: skip
-    synonyms: dict[str, tuple[str, ...]] = {"pt": (gas,), "en": (gas,)}
+    name = {lang: _TEXTS("refrigerant", lang, gas=gas) for lang in LANGS}
+    synonyms: dict[str, tuple[str, ...]] = dict.fromkeys(LANGS, (gas,))
     return ActivityInfo(
         id=identifier,
         name=name,
@@ -170,15 +192,17 @@ def direct_gas(gas: str, ch4_origin: str = "general") -> ActivityInfo:
     origin = ch4_origin if gas == "CH4" else "general"
     suffix = next((s for s, o in _CH4_ORIGIN_SUFFIXES.items() if o == origin), "")
     identifier = f"{GAS_PREFIX}{gas}{suffix}"
-    shown_pt = {"fossil": f"{gas} fóssil", "non_fossil": f"{gas} não fóssil"}.get(origin, gas)
-    shown_en = {"fossil": f"fossil {gas}", "non_fossil": f"non-fossil {gas}"}.get(origin, gas)
-    name = {"pt": f"Emissão direta de {shown_pt} (massa do gás)",
-            "en": f"Direct emission of {shown_en} (mass of the gas)"}  # fmt: skip
-    synonyms: dict[str, tuple[str, ...]] = {"pt": (), "en": ()}
+    shown = f"gas.{origin}"
+    name = {
+        lang: _TEXTS(
+            "direct_gas", lang, gas=_TEXTS(shown, lang, gas=gas) if shown in _TEXTS else gas
+        )
+        for lang in LANGS
+    }
+    synonyms: dict[str, tuple[str, ...]] = dict.fromkeys(LANGS, ())
     if gas in _GREENHOUSE_BASICS:
         # The mass alone does not say the source (process, fugitive, waste, agriculture).
-        category, category_en = "Emissão direta (fonte não informada)", "Direct emission"
-        category_en += " (source not given)"
+        category, category_en = (_TEXTS("direct_category", lang) for lang in LANGS)
     else:
         # Fluorinated gases reach the air by leaking (switchgear, refrigeration, semiconductors).
         category, category_en = "Emissões fugitivas", _categories_en()["Emissões fugitivas"]

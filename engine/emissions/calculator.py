@@ -30,12 +30,13 @@ from engine.emissions.activities import ActivityInfo, find_activity, find_gas, n
 from engine.emissions.errors import PeriodError, UnitError, UnknownActivityError
 from engine.emissions.explain import num
 from engine.emissions.factors import PROPERTY, Factor, FactorLibrary, default_library
-from engine.emissions.names import BIOGENIC, COMBUSTION_GASES, GAS_LABELS, SHARE_ROLES
+from engine.emissions.names import BIOGENIC, COMBUSTION_GASES, gas_label, share_role
 from engine.emissions.periods import Period, parse_period
 from engine.emissions.results import Estimate, FactorUse, Note, Step
 from engine.emissions.units import conversion_factor, dimension, normalize, pretty
 from engine.formatting import number
 from engine.gases.gwp import Ch4Origin, check_gwp_set, gwp, is_montreal, split_blend
+from engine.texts import LANGS, Both, Texts
 
 # The unit a blend's mass or energy is carried in while it is split.
 _DIMENSION_UNITS = {"volume": "L", "mass": "kg", "energy": "GJ"}
@@ -47,24 +48,111 @@ _GWP_SOURCES = {
 }
 # AR6's methane by origin is another table: fossil methane adds the CO2 it oxidises to.
 _AR6_CH4_ORIGIN_SOURCE = "IPCC AR6, WG1, Ch. 7, Table 7.15 (2021)"
-# The refrigerant blends' mass composition (engine/gases/data/blends.csv), as cited.
-_BLEND_SOURCE = ("Composição mássica da mistura (tabela de misturas de refrigerantes do Aeko)",
-                 "Mass composition of the blend (Aeko's refrigerant blend table)")  # fmt: skip
 _GWP_UNIT = "kg CO2e/kg"  # shown only: a GWP never goes through pint
-_ROLES = {  # role key -> (pt, en)
-    "density": ("densidade", "density"),
-    "ncv": ("PCI", "NCV"),
-    "CO2": ("fator CO2", "CO2 factor"),
-    "CH4": ("fator CH4", "CH4 factor"),
-    "N2O": ("fator N2O", "N2O factor"),
-    BIOGENIC: ("fator CO2 biogênico", "biogenic CO2 factor"),
-    "grid": ("fator médio do SIN", "SIN average factor"),
-    "carbonate": ("fator estequiométrico", "stoichiometric factor"),
-    "blend_share": ("fração mássica", "mass fraction"),
-    "gwp": ("GWP", "GWP"),
-    "direct": ("fator direto", "direct factor"),
-}
-_BIO_HEADINGS = {"gasoline_c.ethanol_share": ("Etanol anidro", "Anhydrous ethanol")}
+_TEXTS = Texts(
+    "engine.emissions.calculator",
+    {
+        # The refrigerant blends' mass composition (engine/gases/data/blends.csv), as cited.
+        "blend_source": {
+            "pt": "Composição mássica da mistura (tabela de misturas de refrigerantes do Aeko)",
+            "en": "Mass composition of the blend (Aeko's refrigerant blend table)",
+        },
+        # What each factor is, by the role the computation gives it.
+        "role.density": {"pt": "densidade", "en": "density"},
+        "role.ncv": {"pt": "PCI", "en": "NCV"},
+        "role.CO2": {"pt": "fator CO2", "en": "CO2 factor"},
+        "role.CH4": {"pt": "fator CH4", "en": "CH4 factor"},
+        "role.N2O": {"pt": "fator N2O", "en": "N2O factor"},
+        f"role.{BIOGENIC}": {"pt": "fator CO2 biogênico", "en": "biogenic CO2 factor"},
+        "role.grid": {"pt": "fator médio do SIN", "en": "SIN average factor"},
+        "role.carbonate": {"pt": "fator estequiométrico", "en": "stoichiometric factor"},
+        "role.blend_share": {"pt": "fração mássica", "en": "mass fraction"},
+        "role.gwp": {"pt": "GWP", "en": "GWP"},
+        "role.direct": {"pt": "fator direto", "en": "direct factor"},
+        "role.direct_gas": {"pt": "fator direto {gas}", "en": "direct {gas} factor"},
+        "role.biofuel_share": {"pt": "teor do biocombustível", "en": "biofuel share"},
+        "role.component_share": {
+            "pt": "fração mássica de {component}",
+            "en": "{component} mass fraction",
+        },
+        "role.component_gwp": {
+            "pt": "GWP {gwp_set} de {component}",
+            "en": "{component} GWP {gwp_set}",
+        },
+        "heading.gasoline_c.ethanol_share": {"pt": "Etanol anidro", "en": "Anhydrous ethanol"},
+        "heading.fossil": {"pt": "{fuel} fóssil", "en": "Fossil {fuel}"},
+        "days": {"pt": "{days}/{total} dias", "en": "{days}/{total} days"},
+        "fallback": {
+            "pt": "fator de {fallback} usado para {fuel}: a fonte não traz um",
+            "en": "{fallback} factor used for {fuel}: the source gives none",
+        },
+        "note.calcination": {
+            "pt": "Calcinação completa (fração calcinada = 1, IPCC Tier 1).",
+            "en": "Full calcination (calcined fraction = 1, IPCC Tier 1).",
+        },
+        "note.share_changed": {
+            "pt": "O teor mudou dentro de {period}: usei a média ponderada pelos dias de "
+            "vigência de cada teor ({share}%), supondo consumo uniforme no período. Informe "
+            "meses para o teor exato.",
+            "en": "The share changed within {period}: I used the average weighted by the days "
+            "each share was in force ({share}%), assuming even consumption. Give months for "
+            "the exact share.",
+        },
+        "note.blend_volume": {
+            "pt": "{quantity} {unit} da mistura = {volume} L, pelas densidades{ncvs} das partes.",
+            "en": "{quantity} {unit} of blend = {volume} L, by the parts' densities{ncvs}.",
+        },
+        "and_ncvs": {"pt": " e PCIs", "en": " and NCVs"},
+        "note.ncv_basis": {
+            "pt": "O PCI de {fuel} por {other} ({source}) pediria uma densidade de outra fonte; "
+            "para não misturar bases, usei o PCI por {basis} ({used}).",
+            "en": "The {fuel} NCV per {other} ({source}) would need a density from another "
+            "source; so as not to mix bases, I used the NCV per {basis} ({used}).",
+        },
+        "basis.volume": {"pt": "volume", "en": "volume"},
+        "basis.mass": {"pt": "massa", "en": "mass"},
+        "note.montreal": {
+            "pt": "Gases do Protocolo de Montreal (CFC, HCFC) ficam fora dos escopos e do "
+            "total em CO2e: são informados à parte.",
+            "en": "Montreal Protocol gases (CFCs, HCFCs) stay out of the scopes and the CO2e "
+            "total: they are reported apart.",
+        },
+        "note.methane_general": {
+            "pt": "O AR6 dá ao metano fóssil GWP {fossil} e ao não fóssil (biogênico) "
+            "{non_fossil} ({source}); sem a origem, usei o valor geral da tabela 7.SM.7. Diga "
+            "se o metano é fóssil ou biogênico para o valor exato.",
+            "en": "AR6 gives fossil methane a GWP of {fossil} and non-fossil (biogenic) methane "
+            "{non_fossil} ({source}); with no origin given I used the general value of Table "
+            "7.SM.7. Say whether the methane is fossil or biogenic for the exact value.",
+        },
+        "note.methane_origin": {
+            "pt": "O AR6 distingue o metano fóssil, que soma o CO2 em que se oxida, do não "
+            "fóssil: usei o valor da origem informada.",
+            "en": "AR6 tells fossil methane, which adds the CO2 it oxidises to, from "
+            "non-fossil methane: I used the value of the origin given.",
+        },
+        # Fuel keys as headings and notes name them.
+        "fuel.diesel": {"pt": "diesel", "en": "diesel"},
+        "fuel.biodiesel": {"pt": "biodiesel", "en": "biodiesel"},
+        "fuel.gasoline": {"pt": "gasolina", "en": "gasoline"},
+        "fuel.ethanol": {"pt": "etanol", "en": "ethanol"},
+        "fuel.natural_gas": {"pt": "gás natural", "en": "natural gas"},
+        "fuel.lpg": {"pt": "GLP", "en": "LPG"},
+    },
+)
+
+
+def _pair(text: Both) -> tuple[str, str]:
+    """A text as the (pt, en) pair an estimate's parts and factors carry."""
+    return text.pt, text.en
+
+
+def _note(text: Both, *, top: bool = False) -> Note:
+    return Note(text.pt, text.en, top=top)
+
+
+def _num(value: float) -> Both:
+    return Both(*(num(value, lang) for lang in LANGS))
 
 
 # --- the public entry point ---------------------------------------------------------------
@@ -224,10 +312,10 @@ class _Computation:
         factor: Factor,
         role: str,
         *,
-        role_text: tuple[str, str] | None = None,
+        role_text: Both | None = None,
         remark: tuple[str, str] = ("", ""),
     ) -> int:
-        pt, en = role_text or _ROLES[role]
+        pt, en = _pair(role_text or _TEXTS.both(f"role.{role}"))
         marker = (factor.key, factor.gas, factor.validity + str(factor.user) + remark[0])
         if marker in self._factor_index:
             return self._factor_index[marker]
@@ -320,12 +408,7 @@ class _Computation:
             self._simple(info.key or info.id, ("CO2", "CH4", "N2O"), "grid")
         elif info.method == "carbonate":
             self._simple(info.key or info.id, ("CO2",), "carbonate")
-            self.notes.append(
-                Note(
-                    "Calcinação completa (fração calcinada = 1, IPCC Tier 1).",
-                    "Full calcination (calcined fraction = 1, IPCC Tier 1).",
-                )
-            )
+            self.notes.append(_note(_TEXTS.both("note.calcination")))
         else:  # refrigerant, direct_gas: a mass of gas × its GWP
             self._refrigerant()
         return self._estimate()
@@ -369,9 +452,9 @@ class _Computation:
             assert info.blend and info.bio_fuel
             share = self._blend_share(info.blend)
             fossil.share = 1.0 - share
-            fossil.heading = (
-                f"{_fuel_name(info.fuel, 'pt').capitalize()} fóssil",
-                f"Fossil {_fuel_name(info.fuel, 'en')}",
+            fuel = _fuel_name(info.fuel)
+            fossil.heading = _pair(
+                _TEXTS.both("heading.fossil", fuel=Both(fuel.pt.capitalize(), fuel.en))
             )
             bio = _Part(
                 "bio",
@@ -379,12 +462,10 @@ class _Computation:
                 info.bio_properties,
                 share,
                 info.fuel,
-                _BIO_HEADINGS.get(
-                    info.blend,
-                    (
-                        _fuel_name(info.bio_fuel, "pt").capitalize(),
-                        _fuel_name(info.bio_fuel, "en").capitalize(),
-                    ),
+                _pair(
+                    _TEXTS.both(f"heading.{info.blend}")
+                    if f"heading.{info.blend}" in _TEXTS
+                    else _fuel_name(info.bio_fuel).map(str.capitalize)
                 ),
             )
             parts.append(bio)
@@ -416,10 +497,7 @@ class _Computation:
             index = self._use(
                 factor,
                 "direct",
-                role_text=(
-                    f"fator direto {GAS_LABELS.get(gas, (gas,))[0]}",
-                    f"direct {GAS_LABELS.get(gas, (gas, gas))[1]} factor",
-                ),
+                role_text=_TEXTS.both("role.direct_gas", gas=gas_label(gas) or gas),
             )
             try:
                 kg = self._step("direct", self.chain_quantity, self.chain_unit, index, "kg")
@@ -438,7 +516,7 @@ class _Computation:
     def _blend_share(self, key: str) -> float:
         """The bio share by volume valid in the period; over a period where it changed (a
         year), the day-weighted share: consumption is taken as even across the period."""
-        role = SHARE_ROLES.get(key, ("teor do biocombustível", "biofuel share"))
+        role = share_role(key) or _TEXTS.both("role.biofuel_share")
         found = self._factor(key, PROPERTY)
         if found is not None:
             self._use(found, "", role_text=role)
@@ -451,18 +529,15 @@ class _Computation:
         share = 0.0
         for factor, days in pieces:
             self._use(
-                factor, "", role_text=role, remark=(f"{days}/{total} dias", f"{days}/{total} days")
+                factor,
+                "",
+                role_text=role,
+                remark=_pair(_TEXTS.both("days", days=days, total=total)),
             )
             share += factor.value * conversion_factor(factor.unit, "fraction") * days / total
+        shown = Both(*(number(share * 100, 2, lang) for lang in LANGS))
         self.notes.append(
-            Note(
-                f"O teor mudou dentro de {self.period.label}: usei a média ponderada pelos dias "
-                f"de vigência de cada teor ({number(share * 100, 2)}%), supondo consumo uniforme "
-                "no período. Informe meses para o teor exato.",
-                f"The share changed within {self.period.label}: I used the average weighted by "
-                f"the days each share was in force ({number(share * 100, 2, 'en')}%), assuming "
-                "even consumption. Give months for the exact share.",
-            )
+            _note(_TEXTS.both("note.share_changed", period=self.period.label, share=shown))
         )
         return share
 
@@ -480,16 +555,14 @@ class _Computation:
             per_litre = sum(part.share * self._per_litre(part, kind) for part in parts)
             volume = self.chain_quantity * conversion_factor(self.chain_unit, target)
             volume = volume / per_litre if per_litre else 0.0
-            ncvs = (" e PCIs", " and NCVs") if kind == "energy" else ("", "")
-            self.notes.append(
-                Note(
-                    f"{num(self.quantity, 'pt')} {pretty(self.unit)} da mistura = "
-                    f"{num(volume, 'pt')} L, pelas densidades{ncvs[0]} das partes.",
-                    f"{num(self.quantity, 'en')} {pretty(self.unit)} of blend = "
-                    f"{num(volume, 'en')} L, by the parts' densities{ncvs[1]}.",
-                    top=True,
-                )
+            said = _TEXTS.both(
+                "note.blend_volume",
+                quantity=_num(self.quantity),
+                unit=pretty(self.unit),
+                volume=_num(volume),
+                ncvs=_TEXTS.both("and_ncvs") if kind == "energy" else "",
             )
+            self.notes.append(_note(said, top=True))
         return [(volume * part.share, "L") for part in parts]
 
     def _per_litre(self, part: _Part, kind: str) -> float:
@@ -554,19 +627,15 @@ class _Computation:
         )
         if same_basis is None:
             return ncv
-        basis_pt, basis_en = _BASIS_NAMES[kind]
-        other_pt, other_en = _BASIS_NAMES[_ncv_basis(ncv)]
-        fuel_pt, fuel_en = _fuel_name(part.fuel, "pt"), _fuel_name(part.fuel, "en")
-        self.notes.append(
-            Note(
-                f"O PCI de {fuel_pt} por {other_pt} ({ncv.source_in('pt')}) pediria uma "
-                f"densidade de outra fonte; para não misturar bases, usei o PCI por {basis_pt} "
-                f"({same_basis.source_in('pt')}).",
-                f"The {fuel_en} NCV per {other_en} ({ncv.source}) would need a density from "
-                f"another source; so as not to mix bases, I used the NCV per {basis_en} "
-                f"({same_basis.source}).",
-            )
+        said = _TEXTS.both(
+            "note.ncv_basis",
+            fuel=_fuel_name(part.fuel),
+            other=_TEXTS.both(f"basis.{_ncv_basis(ncv)}"),
+            source=Both(ncv.source_in("pt"), ncv.source),
+            basis=_TEXTS.both(f"basis.{kind}"),
+            used=Both(same_basis.source_in("pt"), same_basis.source),
         )
+        self.notes.append(_note(said))
         return same_basis
 
     def _part_gases(self, part: _Part, energy_tj: float) -> None:
@@ -587,11 +656,12 @@ class _Computation:
             if factor is None and part.fallback_fuel:
                 fallback_key = f"{part.fallback_fuel}@{self.info.use}"
                 factor = self._factor(fallback_key, gas)
-                remark = (
-                    f"fator de {_fuel_name(part.fallback_fuel, 'pt')} usado para "
-                    f"{_fuel_name(part.fuel, 'pt')}: a fonte não traz um",
-                    f"{_fuel_name(part.fallback_fuel, 'en')} factor used for "
-                    f"{_fuel_name(part.fuel, 'en')}: the source gives none",
+                remark = _pair(
+                    _TEXTS.both(
+                        "fallback",
+                        fallback=_fuel_name(part.fallback_fuel),
+                        fuel=_fuel_name(part.fuel),
+                    )
                 )
             if factor is None:
                 self._require(key, gas)
@@ -617,10 +687,10 @@ class _Computation:
                         gas=component,
                         value=share,
                         unit="fraction",
-                        role=f"fração mássica de {component}",
-                        role_en=f"{component} mass fraction",
-                        source=_BLEND_SOURCE[1],
-                        source_pt=_BLEND_SOURCE[0],
+                        role=_TEXTS("role.component_share", "pt", component=component),
+                        role_en=_TEXTS("role.component_share", "en", component=component),
+                        source=_TEXTS("blend_source", "en"),
+                        source_pt=_TEXTS("blend_source", "pt"),
                         url="",
                         period="",
                         user=False,
@@ -641,8 +711,12 @@ class _Computation:
                     gas=component,
                     value=value,
                     unit=_GWP_UNIT,
-                    role=f"GWP {self.gwp_set} de {component}",
-                    role_en=f"{component} GWP {self.gwp_set}",
+                    role=_TEXTS(
+                        "role.component_gwp", "pt", gwp_set=self.gwp_set, component=component
+                    ),
+                    role_en=_TEXTS(
+                        "role.component_gwp", "en", gwp_set=self.gwp_set, component=component
+                    ),
                     source=self._gwp_source(component),
                     url="",
                     period="",
@@ -657,14 +731,7 @@ class _Computation:
         if self.info.gas == "CH4" and self.gwp_set == "AR6":
             self._methane_note()
         if self.montreal_t:
-            self.notes.append(
-                Note(
-                    "Gases do Protocolo de Montreal (CFC, HCFC) ficam fora dos escopos e do "
-                    "total em CO2e: são informados à parte.",
-                    "Montreal Protocol gases (CFCs, HCFCs) stay out of the scopes and the CO2e "
-                    "total: they are reported apart.",
-                )
-            )
+            self.notes.append(_note(_TEXTS.both("note.montreal")))
 
     def _ch4_origin(self, gas: str) -> Ch4Origin:
         return cast("Ch4Origin", self.info.ch4_origin if gas == "CH4" else "general")
@@ -678,29 +745,16 @@ class _Computation:
         """AR6's methane value depends on the origin: say which was used and the others."""
         fossil, non_fossil = gwp("CH4", "AR6", "fossil"), gwp("CH4", "AR6", "non_fossil")
         assert fossil is not None and non_fossil is not None
-        pt, en = num(fossil, "pt"), num(fossil, "en")
-        other_pt, other_en = num(non_fossil, "pt"), num(non_fossil, "en")
         if self.info.ch4_origin == "general":
-            self.notes.append(
-                Note(
-                    f"O AR6 dá ao metano fóssil GWP {pt} e ao não fóssil (biogênico) {other_pt} "
-                    f"({_AR6_CH4_ORIGIN_SOURCE}); sem a origem, usei o valor geral da tabela "
-                    "7.SM.7. Diga se o metano é fóssil ou biogênico para o valor exato.",
-                    f"AR6 gives fossil methane a GWP of {en} and non-fossil (biogenic) methane "
-                    f"{other_en} ({_AR6_CH4_ORIGIN_SOURCE}); with no origin given I used the "
-                    "general value of Table 7.SM.7. Say whether the methane is fossil or "
-                    "biogenic for the exact value.",
-                )
+            said = _TEXTS.both(
+                "note.methane_general",
+                fossil=_num(fossil),
+                non_fossil=_num(non_fossil),
+                source=_AR6_CH4_ORIGIN_SOURCE,
             )
         else:
-            self.notes.append(
-                Note(
-                    "O AR6 distingue o metano fóssil, que soma o CO2 em que se oxida, do não "
-                    "fóssil: usei o valor da origem informada.",
-                    "AR6 tells fossil methane, which adds the CO2 it oxidises to, from "
-                    "non-fossil methane: I used the value of the origin given.",
-                )
-            )
+            said = _TEXTS.both("note.methane_origin")
+        self.notes.append(_note(said))
 
     # -- the result
 
@@ -739,9 +793,6 @@ class _Computation:
         )
 
 
-_BASIS_NAMES = {"volume": ("volume", "volume"), "mass": ("massa", "mass")}
-
-
 def _ncv_basis(ncv: Factor) -> str:
     """'volume' for an NCV per m³ or L, 'mass' for one per kg or t."""
     return "volume" if dimension(f"({ncv.unit})*m**3") == "energy" else "mass"
@@ -759,16 +810,6 @@ def _denominator(unit: str) -> str:
     return unit.split("/", 1)[1] if "/" in unit else unit
 
 
-_FUEL_NAMES = {  # fuel key -> (pt, en), for headings and notes
-    "diesel": ("diesel", "diesel"),
-    "biodiesel": ("biodiesel", "biodiesel"),
-    "gasoline": ("gasolina", "gasoline"),
-    "ethanol": ("etanol", "ethanol"),
-    "natural_gas": ("gás natural", "natural gas"),
-    "lpg": ("GLP", "LPG"),
-}
-
-
-def _fuel_name(fuel: str, lang: str) -> str:
-    pt, en = _FUEL_NAMES.get(fuel, (fuel.replace("_", " "), fuel.replace("_", " ")))
-    return pt if lang == "pt" else en
+def _fuel_name(fuel: str) -> Both:
+    key = f"fuel.{fuel}"
+    return _TEXTS.both(key) if key in _TEXTS else Both(*(fuel.replace("_", " ") for _ in LANGS))

@@ -9,6 +9,82 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.errors import AekoError, LocalizedError
+from engine.texts import Both, Texts
+
+_TEXTS = Texts(
+    "engine.emissions.errors",
+    {
+        "unknown_activity": {
+            "pt": "Atividade desconhecida: '{text}'. Não calculo por aproximação.",
+            "en": "Unknown activity: '{text}'. I do not compute by guesswork.",
+        },
+        "did_you_mean": {
+            "pt": " Você quis dizer: {suggestions}?",
+            "en": " Did you mean: {suggestions}?",
+        },
+        "row": {"pt": " (linha {row})", "en": " (row {row})"},
+        "unit_unknown": {
+            "pt": "Unidade não reconhecida: '{unit}'{row}. Use, por exemplo, L, m³, kg, t, kWh, "
+            "MWh, GJ.",
+            "en": "Unrecognised unit: '{unit}'{row}. Use, for example, L, m³, kg, t, kWh, MWh, GJ.",
+        },
+        "unit_for": {"pt": " para {activity}", "en": " for {activity}"},
+        "unit_not_convertible": {
+            "pt": "A unidade '{unit}'{row} não se converte{what}: esperava uma unidade de "
+            "{dimension}.",
+            "en": "The unit '{unit}'{row} cannot be converted{what}: expected a unit of "
+            "{dimension}.",
+        },
+        # How the dimensions the activities accept read in a message ("volume, mass or energy").
+        "dimension.volume": {"pt": "volume (L, m³)", "en": "volume (L, m³)"},
+        "dimension.mass": {"pt": "massa (kg, t)", "en": "mass (kg, t)"},
+        "dimension.energy": {"pt": "energia (kWh, MWh, GJ)", "en": "energy (kWh, MWh, GJ)"},
+        "dimension.volume/mass/energy": {
+            "pt": "volume, massa ou energia (L, m³, kg, t, GJ)",
+            "en": "volume, mass or energy (L, m³, kg, t, GJ)",
+        },
+        "dimension.volume/mass": {
+            "pt": "volume ou massa (L, m³, kg, t)",
+            "en": "volume or mass (L, m³, kg, t)",
+        },
+        "dimension.mass/energy": {
+            "pt": "massa ou energia (kg, t, GJ)",
+            "en": "mass or energy (kg, t, GJ)",
+        },
+        "dimension.fraction": {
+            "pt": "fração (fraction, percent)",
+            "en": "fraction (fraction, percent)",
+        },
+        "period_unknown": {
+            "pt": "Período não reconhecido: '{period}'. Informe um ano (2024), um mês "
+            "(2024-06) ou uma data (2024-06-15).",
+            "en": "Unrecognised period: '{period}'. Give a year (2024), a month (2024-06) "
+            "or a date (2024-06-15).",
+        },
+        "needed_for": {"pt": " (necessário para {activity})", "en": " (needed for {activity})"},
+        "period_monthly_only": {
+            "pt": "Não há fator anual de {what} para {period}{needed}, só mensais: "
+            "informe o consumo por mês (ex.: {period}-06).",
+            "en": "There is no annual factor for {what} in {period}{needed}, only monthly "
+            "ones: give the consumption per month (e.g. {period}-06).",
+        },
+        "period_not_valid": {
+            "pt": "Nenhum fator de {what} vale para {period}{needed}. A biblioteca tem: "
+            "{available}.",
+            "en": "No factor for {what} is valid for {period}{needed}. The library has: "
+            "{available}.",
+        },
+        "period_no_factor": {
+            "pt": "A biblioteca não tem fator de {what}{needed}. Envie o seu em um CSV de fatores.",
+            "en": "The library has no factor for {what}{needed}. Upload yours in a factor CSV.",
+        },
+        "file_column": {"pt": ", coluna '{column}'", "en": ", column '{column}'"},
+        "file_problem": {
+            "pt": "{source}, linha {line}{column}: {problem}",
+            "en": "{source}, line {line}{column}: {problem}",
+        },
+    },
+)
 
 
 class EmissionsError(LocalizedError, AekoError):
@@ -17,10 +93,13 @@ class EmissionsError(LocalizedError, AekoError):
     code = "emissions_error"
 
 
-def _row_suffix(row: object | None) -> tuple[str, str]:
-    if row is None:
-        return "", ""
-    return f" (linha {row})", f" (row {row})"
+def _row_suffix(row: object | None) -> Both | str:
+    return "" if row is None else _TEXTS.both("row", row=row)
+
+
+def _dimension(expected: str) -> Both | str:
+    key = f"dimension.{expected}"
+    return _TEXTS.both(key) if key in _TEXTS else expected
 
 
 class UnknownActivityError(EmissionsError):
@@ -32,12 +111,14 @@ class UnknownActivityError(EmissionsError):
         # suggestions: (id, name_pt, name_en), nearest first
         self.text = text
         self.suggestions = tuple(s[0] for s in suggestions)
-        pt = f"Atividade desconhecida: '{text}'. Não calculo por aproximação."
-        en = f"Unknown activity: '{text}'. I do not compute by guesswork."
+        message = _TEXTS.both("unknown_activity", text=text)
         if suggestions:
-            pt += " Você quis dizer: " + "; ".join(f"{n} ({i})" for i, n, _ in suggestions) + "?"
-            en += " Did you mean: " + "; ".join(f"{n} ({i})" for i, _, n in suggestions) + "?"
-        super().__init__(pt, en)
+            names = Both(
+                "; ".join(f"{n} ({i})" for i, n, _ in suggestions),
+                "; ".join(f"{n} ({i})" for i, _, n in suggestions),
+            )
+            message += _TEXTS.both("did_you_mean", suggestions=names)
+        super().__init__(message)
 
 
 class UnitError(EmissionsError):
@@ -57,53 +138,24 @@ class UnitError(EmissionsError):
         self.row = row
         self.expected = expected
         self.activity = activity
-        row_pt, row_en = _row_suffix(row)
+        row_text = _row_suffix(row)
         if expected is None:
-            pt = (
-                f"Unidade não reconhecida: '{unit}'{row_pt}. "
-                "Use, por exemplo, L, m³, kg, t, kWh, MWh, GJ."
+            super().__init__(_TEXTS.both("unit_unknown", unit=unit, row=row_text))
+            return
+        what = _TEXTS.both("unit_for", activity=activity) if activity else ""
+        super().__init__(
+            _TEXTS.both(
+                "unit_not_convertible",
+                unit=unit,
+                row=row_text,
+                what=what,
+                dimension=_dimension(expected),
             )
-            en = (
-                f"Unrecognised unit: '{unit}'{row_en}. "
-                "Use, for example, L, m³, kg, t, kWh, MWh, GJ."
-            )
-        else:
-            what_pt = f" para {activity}" if activity else ""
-            what_en = f" for {activity}" if activity else ""
-            pt = (
-                f"A unidade '{unit}'{row_pt} não se converte{what_pt}: "
-                f"esperava uma unidade de {_DIMENSIONS_PT.get(expected, expected)}."
-            )
-            en = (
-                f"The unit '{unit}'{row_en} cannot be converted{what_en}: "
-                f"expected a unit of {_DIMENSIONS_EN.get(expected, expected)}."
-            )
-        super().__init__(pt, en)
+        )
 
     def at_row(self, row: object) -> UnitError:
         """The same error, naming the row of the sheet it came from."""
         return UnitError(self.unit, row=row, expected=self.expected, activity=self.activity)
-
-
-# How the unit dimensions the activities accept read in a message ("volume, mass or energy").
-_DIMENSIONS_PT = {
-    "volume": "volume (L, m³)",
-    "mass": "massa (kg, t)",
-    "energy": "energia (kWh, MWh, GJ)",
-    "volume/mass/energy": "volume, massa ou energia (L, m³, kg, t, GJ)",
-    "volume/mass": "volume ou massa (L, m³, kg, t)",
-    "mass/energy": "massa ou energia (kg, t, GJ)",
-    "fraction": "fração (fraction, percent)",
-}
-_DIMENSIONS_EN = {
-    "volume": "volume (L, m³)",
-    "mass": "mass (kg, t)",
-    "energy": "energy (kWh, MWh, GJ)",
-    "volume/mass/energy": "volume, mass or energy (L, m³, kg, t, GJ)",
-    "volume/mass": "volume or mass (L, m³, kg, t)",
-    "mass/energy": "mass or energy (kg, t, GJ)",
-    "fraction": "fraction (fraction, percent)",
-}
 
 
 class PeriodError(EmissionsError):
@@ -126,39 +178,19 @@ class PeriodError(EmissionsError):
         self.gas = gas
         self.activity = activity
         if key is None:
-            pt = (
-                f"Período não reconhecido: '{period}'. Informe um ano (2024), um mês "
-                "(2024-06) ou uma data (2024-06-15)."
-            )
-            en = (
-                f"Unrecognised period: '{period}'. Give a year (2024), a month (2024-06) "
-                "or a date (2024-06-15)."
-            )
-            super().__init__(pt, en)
+            super().__init__(_TEXTS.both("period_unknown", period=period))
             return
         what = key if gas in (None, "-") else f"{key} ({gas})"
-        for_pt = f" (necessário para {activity})" if activity else ""
-        for_en = f" (needed for {activity})" if activity else ""
+        needed = _TEXTS.both("needed_for", activity=activity) if activity else ""
         if by_month:
-            pt = (
-                f"Não há fator anual de {what} para {period}{for_pt}, só mensais: "
-                f"informe o consumo por mês (ex.: {period}-06)."
-            )
-            en = (
-                f"There is no annual factor for {what} in {period}{for_en}, only monthly "
-                f"ones: give the consumption per month (e.g. {period}-06)."
-            )
+            text = "period_monthly_only"
         elif available:
-            pt = (
-                f"Nenhum fator de {what} vale para {period}{for_pt}. A biblioteca tem: {available}."
-            )
-            en = (
-                f"No factor for {what} is valid for {period}{for_en}. The library has: {available}."
-            )
+            text = "period_not_valid"
         else:
-            pt = f"A biblioteca não tem fator de {what}{for_pt}. Envie o seu em um CSV de fatores."
-            en = f"The library has no factor for {what}{for_en}. Upload yours in a factor CSV."
-        super().__init__(pt, en)
+            text = "period_no_factor"
+        super().__init__(
+            _TEXTS.both(text, what=what, period=period, needed=needed, available=available)
+        )
 
 
 class FactorFileError(EmissionsError):
@@ -166,12 +198,13 @@ class FactorFileError(EmissionsError):
 
     code = "factor_file"
 
-    def __init__(
-        self, source_name: str, line: int, column: str | None, problem_pt: str, problem_en: str
-    ) -> None:
+    def __init__(self, source_name: str, line: int, column: str | None, problem: Both) -> None:
         self.source_name = source_name
         self.line = line
         self.column = column
-        where_pt = f"{source_name}, linha {line}" + (f", coluna '{column}'" if column else "")
-        where_en = f"{source_name}, line {line}" + (f", column '{column}'" if column else "")
-        super().__init__(f"{where_pt}: {problem_pt}", f"{where_en}: {problem_en}")
+        where = _TEXTS.both("file_column", column=column) if column else ""
+        super().__init__(
+            _TEXTS.both(
+                "file_problem", source=source_name, line=line, column=where, problem=problem
+            )
+        )

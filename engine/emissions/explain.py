@@ -12,9 +12,37 @@ import itertools
 import math
 from typing import TYPE_CHECKING
 
-from engine.emissions.names import BIOGENIC, COMBUSTION_GASES, GAS_LABELS, SHARE_ROLES
+from engine.emissions.names import BIOGENIC, COMBUSTION_GASES, SHARE_ROLES, gas_label
 from engine.emissions.units import pretty, unit_label
 from engine.formatting import number
+from engine.texts import Texts
+
+_TEXTS = Texts(
+    "engine.emissions.explain",
+    {
+        "users_factor": {"pt": " [fator do usuário]", "en": " [user's factor]"},
+        "valid": {"pt": "; vigência {period}", "en": "; valid {period}"},
+        "scope": {"pt": "Escopo {scope}", "en": "Scope {scope}"},
+        "location_based": {"pt": ", baseado na localização", "en": ", location-based"},
+        "head": {
+            "pt": "{name}: {quantity}, período {period} ({scope}, {category}).",
+            "en": "{name}: {quantity}, period {period} ({scope}, {category}).",
+        },
+        "blend": {"pt": "Mistura: {shares}.", "en": "Blend: {shares}."},
+        "biogenic": {
+            "pt": "CO2 biogênico (fora dos escopos, informado à parte): {tonnes} t.",
+            "en": "Biogenic CO2 (outside the scopes, reported apart): {tonnes} t.",
+        },
+        "montreal": {
+            "pt": "Protocolo de Montreal (fora dos escopos): {parts}.",
+            "en": "Montreal Protocol (outside the scopes): {parts}.",
+        },
+        "total": {
+            "pt": "Total no escopo ({gwp_set}): {terms} = {total} t CO2e.",
+            "en": "Total in scope ({gwp_set}): {terms} = {total} t CO2e.",
+        },
+    },
+)
 
 if TYPE_CHECKING:  # results.py imports this module to render: types only, never at runtime
     from engine.emissions.results import Estimate, FactorUse
@@ -43,29 +71,38 @@ def _value(value: float, unit: str, lang: str, gas: str = "-") -> str:
 
 
 def _source(use: FactorUse, lang: str) -> str:
-    user = (" [fator do usuário]" if lang == "pt" else " [user's factor]") if use.user else ""
-    period = f"; {'vigência' if lang == 'pt' else 'valid'} {use.period}" if use.period else ""
+    user = _TEXTS("users_factor", lang) if use.user else ""
+    period = _TEXTS("valid", lang, period=use.period) if use.period else ""
     return f"{use.label(lang)}; {use.source_in(lang)}{period}{user}"
 
 
 def _gas_name(gas: str, lang: str, method: str = "fuel_combustion") -> str:
     if gas == "CO2" and not method.endswith("combustion"):
         return "CO2"  # 'fossil' only says something next to a biogenic part
-    labels = GAS_LABELS.get(gas)
-    return (labels[0] if lang == "pt" else labels[1]) if labels else gas
+    label = gas_label(gas)
+    return label[lang] if label else gas
 
 
 def render(estimate: Estimate, lang: str) -> str:
     """The estimate's computation in ``lang`` ("pt" or "en")."""
     pt = lang == "pt"
     quantity = f"{num(estimate.quantity, lang, digits=10)} {pretty(estimate.unit)}"
-    scope = f"{'Escopo' if pt else 'Scope'} {estimate.scope}"
+    scope = _TEXTS("scope", lang, scope=estimate.scope)
     category = estimate.category if pt else estimate.category_en
     if estimate.scope2_method:
-        category += ", baseado na localização" if pt else ", location-based"
+        category += _TEXTS("location_based", lang)
     name = estimate.name["pt" if pt else "en"]
-    period = "período" if pt else "period"
-    lines = [f"{name}: {quantity}, {period} {estimate.period} ({scope}, {category})."]
+    lines = [
+        _TEXTS(
+            "head",
+            lang,
+            name=name,
+            quantity=quantity,
+            period=estimate.period,
+            scope=scope,
+            category=category,
+        )
+    ]
     shares = [u for u in estimate.factors if u.key in SHARE_ROLES]
     if shares:
         text = "; ".join(
@@ -74,7 +111,7 @@ def render(estimate: Estimate, lang: str) -> str:
             + ")"
             for u in shares
         )
-        lines.append(f"{'Mistura' if pt else 'Blend'}: {text}.")
+        lines.append(_TEXTS("blend", lang, shares=text))
     lines += [n.pt if pt else n.en for n in estimate.notes if n.top]
     for part, heading in estimate.parts.items():
         steps = [s for s in estimate.steps if s.part == part]
@@ -96,17 +133,10 @@ def render(estimate: Estimate, lang: str) -> str:
             )
     lines.append(_total_line(estimate, lang))
     if estimate.biogenic_co2_t:
-        apart = (
-            "CO2 biogênico (fora dos escopos, informado à parte)"
-            if pt
-            else "Biogenic CO2 (outside the scopes, reported apart)"
-        )
-        lines.append(f"{apart}: {num(estimate.biogenic_co2_t, lang)} t.")
+        lines.append(_TEXTS("biogenic", lang, tonnes=num(estimate.biogenic_co2_t, lang)))
     if estimate.montreal_t:
         parts = " + ".join(f"{num(t, lang)} t {gas}" for gas, t in estimate.montreal_t.items())
-        montreal = "Protocolo de Montreal" if pt else "Montreal Protocol"
-        outside = "fora dos escopos" if pt else "outside the scopes"
-        lines.append(f"{montreal} ({outside}): {parts}.")
+        lines.append(_TEXTS("montreal", lang, parts=parts))
     lines += [n.pt if pt else n.en for n in estimate.notes if not n.top]
     return _markdown(lines)
 
@@ -122,13 +152,11 @@ def _markdown(lines: list[str]) -> str:
 
 
 def _total_line(estimate: Estimate, lang: str) -> str:
-    pt = lang == "pt"
     terms = [
         f"{num(t, lang)} t {_gas_name(gas, lang, estimate.method)} × "
         f"{num(estimate.gwps[gas], lang)}"
         for gas, t in estimate.gases_t.items()
     ]
-    head = f"Total no escopo ({estimate.gwp_set})" if pt else f"Total in scope ({estimate.gwp_set})"
     body = " + ".join(terms) if terms else "0"
     total = num(estimate.tco2e, lang, min_decimals=3)  # inventories report t CO2e to 3
-    return f"{head}: {body} = {total} t CO2e."
+    return _TEXTS("total", lang, gwp_set=estimate.gwp_set, terms=body, total=total)

@@ -30,6 +30,7 @@ from pydantic_core import PydanticCustomError
 from engine.emissions.errors import FactorFileError, UnitError
 from engine.emissions.periods import Period
 from engine.emissions.units import parse_unit
+from engine.texts import Both, Texts
 
 COLUMNS = ("key", "gas", "value", "unit", "region", "valid_from", "valid_to",
            "document", "table", "year", "url", "note")  # fmt: skip
@@ -319,36 +320,49 @@ class FactorLibrary:
 
 # --- reading CSVs -------------------------------------------------------------------------
 
-_PROBLEMS_PT = {
-    "gas": "gás desconhecido '{gas}': use CO2, CH4, N2O, CO2_biogenic ou -",
-    "value": "o valor deve ser um número finito ≥ 0",
-    "unit": "unidade que o pint não lê: '{unit}'",
-    "validity": "valid_from ({start}) é posterior a valid_to ({end})",
-    "float_parsing": "não é um número com ponto decimal (ex.: 74100 ou 0.47732)",
-    "float_type": "não é um número",
-    "date_from_datetime_parsing": "não é uma data AAAA-MM-DD",
-    "date_parsing": "não é uma data AAAA-MM-DD",
-    "date_type": "não é uma data AAAA-MM-DD",
-    "int_parsing": "não é um ano (ex.: 2006)",
-    "int_from_float": "não é um ano (ex.: 2006)",
-    "string_too_short": "está vazio",
-    "missing": "está vazio",
-}
-_PROBLEMS_EN = {
-    "gas": "unknown gas '{gas}': use CO2, CH4, N2O, CO2_biogenic or -",
-    "value": "the value must be a finite number ≥ 0",
-    "unit": "a unit pint cannot read: '{unit}'",
-    "validity": "valid_from ({start}) is after valid_to ({end})",
-    "float_parsing": "is not a number with a decimal point (e.g. 74100 or 0.47732)",
-    "float_type": "is not a number",
-    "date_from_datetime_parsing": "is not a YYYY-MM-DD date",
-    "date_parsing": "is not a YYYY-MM-DD date",
-    "date_type": "is not a YYYY-MM-DD date",
-    "int_parsing": "is not a year (e.g. 2006)",
-    "int_from_float": "is not a year (e.g. 2006)",
-    "string_too_short": "is empty",
-    "missing": "is empty",
-}
+# What is wrong with a cell of a factor CSV, by pydantic's error type (or our own check's).
+_TEXTS = Texts(
+    "engine.emissions.factors",
+    {
+        "gas": {
+            "pt": "gás desconhecido '{gas}': use CO2, CH4, N2O, CO2_biogenic ou -",
+            "en": "unknown gas '{gas}': use CO2, CH4, N2O, CO2_biogenic or -",
+        },
+        "value": {
+            "pt": "o valor deve ser um número finito ≥ 0",
+            "en": "the value must be a finite number ≥ 0",
+        },
+        "unit": {
+            "pt": "unidade que o pint não lê: '{unit}'",
+            "en": "a unit pint cannot read: '{unit}'",
+        },
+        "validity": {
+            "pt": "valid_from ({start}) é posterior a valid_to ({end})",
+            "en": "valid_from ({start}) is after valid_to ({end})",
+        },
+        "float_parsing": {
+            "pt": "não é um número com ponto decimal (ex.: 74100 ou 0.47732)",
+            "en": "is not a number with a decimal point (e.g. 74100 or 0.47732)",
+        },
+        "float_type": {"pt": "não é um número", "en": "is not a number"},
+        "date_from_datetime_parsing": {
+            "pt": "não é uma data AAAA-MM-DD",
+            "en": "is not a YYYY-MM-DD date",
+        },
+        "date_parsing": {"pt": "não é uma data AAAA-MM-DD", "en": "is not a YYYY-MM-DD date"},
+        "date_type": {"pt": "não é uma data AAAA-MM-DD", "en": "is not a YYYY-MM-DD date"},
+        "int_parsing": {"pt": "não é um ano (ex.: 2006)", "en": "is not a year (e.g. 2006)"},
+        "int_from_float": {"pt": "não é um ano (ex.: 2006)", "en": "is not a year (e.g. 2006)"},
+        "string_too_short": {"pt": "está vazio", "en": "is empty"},
+        "missing": {"pt": "está vazio", "en": "is empty"},
+        "empty_file": {"pt": "o arquivo está vazio", "en": "the file is empty"},
+        "missing_column": {
+            "pt": "falta a coluna; as colunas são: {columns}",
+            "en": "the column is missing; the columns are: {columns}",
+        },
+    },
+)
+_PROBLEMS = frozenset(_TEXTS) - {"empty_file", "missing_column"}
 
 
 def _decode(data: bytes) -> str:
@@ -363,7 +377,7 @@ def read_factor_csv(data: bytes, *, source_name: str, user: bool = True) -> Fact
     line and column of the first bad cell. A user's file is ``user=True``."""
     text = _decode(data)
     if not text.strip():
-        raise FactorFileError(source_name, 1, None, "o arquivo está vazio", "the file is empty")
+        raise FactorFileError(source_name, 1, None, _TEXTS.both("empty_file"))
     first_line = text.splitlines()[0]
     # Excel in Portuguese saves CSV with ';' and decimal commas: accept both, only together.
     semicolon = first_line.count(";") > first_line.count(",")
@@ -375,8 +389,7 @@ def read_factor_csv(data: bytes, *, source_name: str, user: bool = True) -> Fact
                 source_name,
                 1,
                 column,
-                f"falta a coluna; as colunas são: {','.join(COLUMNS)}",
-                f"the column is missing; the columns are: {','.join(COLUMNS)}",
+                _TEXTS.both("missing_column", columns=",".join(COLUMNS)),
             )
     positions = {name: header.index(name) for name in COLUMNS if name in header}
     factors: list[Factor] = []
@@ -411,12 +424,12 @@ def _file_error(
     context = {k: str(v) for k, v in (first.get("ctx") or {}).items()}
     cell = record.get(column, "") if column else ""
     shown = f"'{cell}' " if cell not in ("", None) and kind not in ("gas", "unit") else ""
-    if kind in _PROBLEMS_PT:
-        problem_pt = shown + _PROBLEMS_PT[kind].format(**context)
-        problem_en = shown + _PROBLEMS_EN[kind].format(**context)
+    if kind in _PROBLEMS:
+        problem = shown + _TEXTS.both(kind, **context)
     else:
-        problem_pt = problem_en = shown + first["msg"]
-    return FactorFileError(source_name, line, column, problem_pt, problem_en)
+        said = shown + first["msg"]  # pydantic's own words: it speaks English only
+        problem = Both(said, said)
+    return FactorFileError(source_name, line, column, problem)
 
 
 @cache

@@ -6,14 +6,35 @@ imports to render an estimate, needs nothing else from results.py at runtime.
 
 from __future__ import annotations
 
+from engine.texts import Both, Texts
+
 COMBUSTION_GASES = ("CO2", "CH4", "N2O")
 BIOGENIC = "CO2_biogenic"
-# Blend shares, by factor key: how an answer names them.
-SHARE_ROLES = {
-    "diesel_b.biodiesel_share": ("teor de biodiesel", "biodiesel share"),
-    "gasoline_c.ethanol_share": ("teor de etanol anidro", "anhydrous ethanol share"),
-}
-GAS_LABELS = {
-    "CO2": ("CO2 fóssil", "fossil CO2"),
-    BIOGENIC: ("CO2 biogênico", "biogenic CO2"),
-}
+_TEXTS = Texts(
+    "engine.emissions.names",
+    {
+        # Blend shares, by factor key: how an answer names them.
+        "share:diesel_b.biodiesel_share": {"pt": "teor de biodiesel", "en": "biodiesel share"},
+        "share:gasoline_c.ethanol_share": {
+            "pt": "teor de etanol anidro",
+            "en": "anhydrous ethanol share",
+        },
+        # The CO2s an answer tells apart.
+        "gas:CO2": {"pt": "CO2 fóssil", "en": "fossil CO2"},
+        f"gas:{BIOGENIC}": {"pt": "CO2 biogênico", "en": "biogenic CO2"},
+    },
+)
+# The factor keys of blend shares (a page picks an estimate's shares by them).
+SHARE_ROLES = frozenset(k.removeprefix("share:") for k in _TEXTS if k.startswith("share:"))
+
+
+def share_role(key: str) -> Both | None:
+    """How an answer names the blend share filed under ``key``; None for no share."""
+    found = f"share:{key}"
+    return _TEXTS.both(found) if found in _TEXTS else None
+
+
+def gas_label(gas: str) -> Both | None:
+    """'CO2 fóssil' / 'fossil CO2' for the gases an answer tells apart; None for the others."""
+    found = f"gas:{gas}"
+    return _TEXTS.both(found) if found in _TEXTS else None

@@ -20,6 +20,30 @@ from engine.emissions.results import Estimate, FactorUse
 from engine.emissions.units import unit_label
 from engine.errors import LocalizedError
 from engine.formatting import read_number
+from engine.texts import LANGS, Both, Texts
+
+_TEXTS = Texts(
+    "engine.emissions.tool",
+    {
+        # The model reads both languages, each on its line, and answers in the user's.
+        "error": {"pt": "Erro: {message}", "en": "Error: {message}"},
+        "unreadable_quantity": {
+            "pt": "quantidade ilegível: '{quantity}'. Informe um número (ex.: 1000).",
+            "en": "unreadable quantity: '{quantity}'. Give a number (e.g. 1000).",
+        },
+        "bio_share": {
+            "pt": "teor_bio {share} fora de 0–100 (é o % de biocombustível: B14 -> 14).",
+            "en": "teor_bio {share} outside 0–100 (the biofuel %: B14 -> 14).",
+        },
+        "users_factor": {"pt": " (fator do usuário)", "en": " (user's factor)"},
+    },
+)
+
+
+def _both_lines(message: Both) -> str:
+    error = _TEXTS.both("error", message=message)
+    return f"{error.pt}\n{error.en}"
+
 
 TOOL_NAME = "calcular_emissoes"
 FACTORS_KEY = "emission_factors"
@@ -47,11 +71,7 @@ def calculate_emissions(  # noqa: PLR0917 - each argument is a parameter the mod
     Devolve a conta com cada fator e sua fonte."""
     factors = (config.get("configurable") or {}).get(FACTORS_KEY)
     if teor_bio is not None and not 0 <= teor_bio <= 100:
-        return (
-            f"Erro: teor_bio {teor_bio} fora de 0–100 (é o % de biocombustível: B14 -> 14).\n"
-            f"Error: teor_bio {teor_bio} outside 0–100 (the biofuel %: B14 -> 14).",
-            [],
-        )
+        return _both_lines(_TEXTS.both("bio_share", share=teor_bio)), []
     try:
         result = estimate(
             atividade,
@@ -63,13 +83,9 @@ def calculate_emissions(  # noqa: PLR0917 - each argument is a parameter the mod
             bio_share=None if teor_bio is None else float(teor_bio) / 100,
         )
     except (EmissionsError, LocalizedError) as error:
-        return f"Erro: {error.message('pt')}\nError: {error.message('en')}", []
+        return _both_lines(Both(*(error.message(lang) for lang in LANGS))), []
     except ValueError:
-        return (
-            f"Erro: quantidade ilegível: '{quantidade}'. Informe um número (ex.: 1000).\n"
-            f"Error: unreadable quantity: '{quantidade}'. Give a number (e.g. 1000).",
-            [],
-        )
+        return _both_lines(_TEXTS.both("unreadable_quantity", quantity=quantidade)), []
     text = result.explain("pt")
     text = text if len(text) <= _MAX_OUTPUT_CHARS else text[:_MAX_OUTPUT_CHARS] + "\n…"
     return text, factor_sources(result)
@@ -84,9 +100,9 @@ def factor_sources(result: Estimate) -> list[AekoSource]:
             kind="factor",
             ref=f"{used.key}:{used.gas}:{used.role}:{used.period}",
             label=_factor_label(result, used, "pt"),
-            citation=used.source_in("pt") + (" (fator do usuário)" if used.user else ""),
+            citation=used.source_in("pt") + (_TEXTS("users_factor", "pt") if used.user else ""),
             label_en=_factor_label(result, used, "en"),
-            citation_en=used.source_in("en") + (" (user's factor)" if used.user else ""),
+            citation_en=used.source_in("en") + (_TEXTS("users_factor", "en") if used.user else ""),
         )
         for used in result.factors
     ]

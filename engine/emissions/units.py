@@ -18,6 +18,15 @@ import pint
 
 from engine.emissions.errors import UnitError
 from engine.protocol import fold
+from engine.texts import Texts
+
+_TEXTS = Texts(
+    "engine.emissions.units",
+    {
+        "percent_per_year": {"pt": "%/ano", "en": "%/year"},
+        "biogenic_co2": {"pt": "CO2 biogênico", "en": "biogenic CO2"},
+    },
+)
 
 # on_redefinition="ignore": the calorie below replaces pint's thermochemical one on purpose.
 REGISTRY = pint.UnitRegistry(on_redefinition="ignore", cache_folder=None)
@@ -140,12 +149,7 @@ def pretty(unit: str) -> str:
 
 
 # The gas a factor's mass is of, written in its unit ("kg/TJ" of CH4 is "kg CH4/TJ").
-_GAS_IN_UNIT = {
-    "CO2": ("CO2", "CO2"),
-    "CH4": ("CH4", "CH4"),
-    "N2O": ("N2O", "N2O"),
-    "CO2_biogenic": ("CO2 biogênico", "biogenic CO2"),
-}
+_GASES_IN_UNIT = frozenset({"CO2", "CH4", "N2O", "CO2_biogenic"})
 _MASSES = ("g", "kg", "t")
 
 
@@ -157,11 +161,11 @@ def unit_label(unit: str, gas: str = "-", lang: str = "pt") -> str:
     if text in ("percent", "fraction"):
         return "%"
     if text == "percent/year":
-        return "%/ano" if lang.startswith("pt") else "%/year"
+        return _TEXTS("percent_per_year", lang)
     if text in ("-", "1", "unit", "dimensionless"):
         return ""
     mass, slash, per = text.partition("/")
-    names = _GAS_IN_UNIT.get(gas)
-    if names and mass.strip() in _MASSES:
-        mass = f"{mass.strip()} {names[0] if lang.startswith('pt') else names[1]}"
+    if gas in _GASES_IN_UNIT and mass.strip() in _MASSES:
+        named = _TEXTS("biogenic_co2", lang) if gas == "CO2_biogenic" else gas
+        mass = f"{mass.strip()} {named}"
     return f"{mass}{slash}{per}"

@@ -3,6 +3,17 @@
 from __future__ import annotations
 
 from engine.errors import AekoError, LocalizedError
+from engine.texts import Texts
+
+_TEXTS = Texts(
+    "engine.gases.errors",
+    {
+        "unknown_gwp_set": {
+            "pt": "Conjunto de GWP desconhecido: {gwp_set}. Use AR4, AR5 ou AR6.",
+            "en": "Unknown GWP set: {gwp_set}. Use AR4, AR5 or AR6.",
+        },
+    },
+)
 
 
 class UnknownGwpSetError(LocalizedError, AekoError):
@@ -11,7 +22,4 @@ class UnknownGwpSetError(LocalizedError, AekoError):
     code = "unknown_gwp_set"
 
     def __init__(self, gwp_set: str) -> None:
-        super().__init__(
-            f"Conjunto de GWP desconhecido: {gwp_set}. Use AR4, AR5 ou AR6.",
-            f"Unknown GWP set: {gwp_set}. Use AR4, AR5 or AR6.",
-        )
+        super().__init__(_TEXTS.both("unknown_gwp_set", gwp_set=gwp_set))

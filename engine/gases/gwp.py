@@ -18,6 +18,17 @@ import globalwarmingpotentials
 from engine.formatting import number
 from engine.gases.errors import UnknownGwpSetError
 from engine.protocol import fold
+from engine.texts import Texts
+
+_TEXTS = Texts(
+    "engine.gases.gwp",
+    {
+        "ar6": {"pt": "AR6 (CH4 {value}: {origin})", "en": "AR6 (CH4 {value}: {origin})"},
+        "origin.general": {"pt": "valor geral do IPCC", "en": "IPCC general value"},
+        "origin.fossil": {"pt": "metano fóssil", "en": "fossil methane"},
+        "origin.non_fossil": {"pt": "metano não fóssil", "en": "non-fossil methane"},
+    },
+)
 
 GwpSet = Literal["AR4", "AR5", "AR6"]
 GWP_SETS: tuple[GwpSet, ...] = ("AR4", "AR5", "AR6")
@@ -175,14 +186,9 @@ def gwp_label(gwp_set: str, ch4_origin: Ch4Origin, lang: str = "pt") -> str:
     """'AR5', or for AR6 the methane value used: 'AR6 (CH4 27,9: valor geral do IPCC)'."""
     if gwp_set != "AR6":
         return gwp_set
-    pt = lang.lower().startswith("pt")
-    value = number(_AR6_CH4[ch4_origin], 1, "pt" if pt else "en")
-    names = {
-        "general": ("valor geral do IPCC", "IPCC general value"),
-        "fossil": ("metano fóssil", "fossil methane"),
-        "non_fossil": ("metano não fóssil", "non-fossil methane"),
-    }[ch4_origin]
-    return f"AR6 (CH4 {value}: {names[0 if pt else 1]})"
+    side = "pt" if lang.lower().startswith("pt") else "en"
+    value = number(_AR6_CH4[ch4_origin], 1, side)
+    return _TEXTS("ar6", side, value=value, origin=_TEXTS(f"origin.{ch4_origin}", side))
 
 
 def check_gwp_set(gwp_set: str) -> GwpSet:

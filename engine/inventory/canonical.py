@@ -42,12 +42,77 @@ from engine.inventory.reconcile import (
     agrees,
     choose_reading,
     describe_reading,
+    differ,
     sheet_check,
     subtotal_evidence,
     total_row_evidence,
 )
 from engine.inventory.table import SheetTable
 from engine.inventory.units import UNIT_FACTORS, decimal_votes, mass_factor, to_numbers
+from engine.texts import Both, Texts
+
+_TEXTS = Texts(
+    "engine.inventory.canonical",
+    {
+        "months_total": {
+            "pt": "A coluna '{column}' confere com a soma dos meses em {agreeing} "
+            "de {compared} linhas.",
+            "en": "Column '{column}' equals the sum of the months in {agreeing} of "
+            "{compared} rows.",
+        },
+        "computed": {
+            "pt": "Emissões calculadas a partir de {n} quantidades de dados de atividade com a "
+            "biblioteca de fatores{users}.",
+            "en": "Emissions computed from {n} activity-data quantities with the factor "
+            "library{users}.",
+        },
+        "users_factors": {"pt": " (com fatores do usuário)", "en": " (with the user's factors)"},
+        "summary_rows": {
+            "pt": "Linhas de resumo {rows} conferem com a soma dos setores codificados ({sums}): "
+            "conferidas, não somadas.",
+            "en": "Summary rows {rows} equal the sum of the coded sectors ({sums}): checked, "
+            "not added.",
+        },
+        "own_grid": {
+            "pt": "Linhas {rows}: a empresa opera a rede, então as perdas de T&D são do seu "
+            "Escopo 2 (GHG Protocol, Corporate Standard, cap. 4), não do Escopo 3.",
+            "en": "Rows {rows}: the company operates the grid, so its T&D losses are its "
+            "Scope 2 (GHG Protocol Corporate Standard, ch. 4), not Scope 3.",
+        },
+        "not_scope_2": {
+            "pt": "Linhas {rows} estavam no Escopo 2: perdas de T&D da rede são Escopo 3 "
+            "(categoria 3) e perdas de refrigerante são emissões fugitivas (Escopo 1).",
+            "en": "Rows {rows} were filed under Scope 2: grid T&D losses are Scope 3 "
+            "(category 3) and refrigerant losses are fugitive emissions (Scope 1).",
+        },
+        "rows_without_emissions": {
+            "pt": "Linhas sem valor de emissão (não contadas): {rows}.",
+            "en": "Rows without an emissions value (not counted): {rows}.",
+        },
+        # Where the unit of a quantity column was read.
+        "unit_in.header": {"pt": "no cabeçalho da coluna", "en": "in the column's header"},
+        "unit_in.unit_column": {
+            "pt": "na coluna de unidade '{column}'",
+            "en": "in the unit column '{column}'",
+        },
+        "unit_in.title": {"pt": "no título acima da tabela", "en": "in the title above the table"},
+        "error_cell": {"pt": "{cell} (linha {row})", "en": "{cell} (row {row})"},
+        "error_cells": {
+            "pt": "Células com erro (#N/A, #VALOR!...) tratadas como vazias: {cells}.",
+            "en": "Error cells (#N/A, #VALUE!...) treated as missing: {cells}.",
+        },
+    },
+)
+
+
+def _pair(text: Both) -> tuple[str, str]:
+    """A text as the (pt, en) pair unit evidence carries."""
+    return text.pt, text.en
+
+
+def _finding(code: str, text: Both, sheet: str, rows: tuple[int, ...]) -> Finding:
+    return Finding(code, text.pt, text.en, sheet, rows)
+
 
 CANONICAL_COLUMNS: tuple[str, ...] = (
     "sheet", "row", F.SCOPE, F.CATEGORY, F.SOURCE, F.FACILITY, F.FUEL, F.QUANTITY, F.UNIT,
@@ -352,27 +417,16 @@ def _activity_check(  # noqa: PLR0917
             hits = agrees(summed[both].to_numpy(), stated[both].to_numpy())
             bad = tuple(int(r) for r in table.rows()[both][~hits])
             compared, agreeing = int(both.sum()), int(hits.sum())
-            pt = (f"A coluna '{plan.total_column}' confere com a soma dos meses em {agreeing} "
-                  f"de {compared} linhas.")  # fmt: skip
-            en = (f"Column '{plan.total_column}' equals the sum of the months in {agreeing} of "
-                  f"{compared} rows.")  # fmt: skip
-            if bad:
-                pt += f" Diferem: linhas {rows_text(bad)}."
-                en += f" Differ: rows {rows_text(bad)}."
-            evidence.append(Evidence("row_totals", compared, agreeing, pt, en, bad))
+            said = _TEXTS.both("months_total", column=plan.total_column, agreeing=agreeing,
+                               compared=compared) + (differ(bad) if bad else "")  # fmt: skip
+            evidence.append(Evidence("row_totals", compared, agreeing, said.pt, said.en, bad))
     _conflict_findings(table.sheet, evidence, findings)
     latest = _latest_year(canonical)
     counted = canonical if latest is None else canonical[canonical[F.YEAR].astype(str) == latest]
     computed = float(counted[F.EMISSIONS_TCO2E].sum())
     n = len(rows.requests)
     users = sum(1 for e in rows.estimates.values() for u in e.factors if u.user)
-    notes = (
-        f"Emissões calculadas a partir de {n} quantidades de dados de atividade com a "
-        "biblioteca de fatores" + (" (com fatores do usuário)" if users else "") + ".",
-        f"Emissions computed from {n} activity-data quantities with the factor library"
-        + (" (with the user's factors)" if users else "")
-        + ".",
-    )
+    notes = _TEXTS.both("computed", n=n, users=_TEXTS.both("users_factors") if users else "")
     units = _quantity_units(table, plan, rows, user_unit)
     check = sheet_check(
         table.sheet, evidence, computed, None, notes=notes, units=units,
@@ -393,16 +447,15 @@ def _quantity_units(
     for column in columns[:1] if plan.time_columns else columns:
         said = plan.column_units.get(column)
         if said:
-            where = ("no cabeçalho da coluna", "in the column's header")
+            where = _pair(_TEXTS.both("unit_in.header"))
             found.append(UE.quantity_evidence(column, said, "header", said, where))
         elif plan.unit_column:
             units = sorted({str(u) for u in rows.requests["unit"].dropna()})
-            where = (f"na coluna de unidade '{plan.unit_column}'",
-                     f"in the unit column '{plan.unit_column}'")  # fmt: skip
+            where = _pair(_TEXTS.both("unit_in.unit_column", column=plan.unit_column))
             found.append(UE.quantity_evidence(column, ", ".join(units), "unit_column",
                                               plan.unit_column, where))  # fmt: skip
         elif plan.context_unit:
-            where = ("no título acima da tabela", "in the title above the table")
+            where = _pair(_TEXTS.both("unit_in.title"))
             found.append(UE.quantity_evidence(column, plan.context_unit, "title",
                                               plan.context_unit, where))  # fmt: skip
         elif user_unit:
@@ -637,11 +690,8 @@ def _summary_evidence(summaries: dict[int, tuple[str, ...]]) -> Evidence:
     rows = rows_text(sorted(summaries))
     sums = "; ".join(" + ".join(codes) for codes in summaries.values())
     n = len(summaries)
-    pt = (f"Linhas de resumo {rows} conferem com a soma dos setores codificados ({sums}): "
-          "conferidas, não somadas.")  # fmt: skip
-    en = (f"Summary rows {rows} equal the sum of the coded sectors ({sums}): checked, not "
-          "added.")  # fmt: skip
-    return Evidence("subtotals", n, n, pt, en)
+    said = _TEXTS.both("summary_rows", rows=rows, sums=sums)
+    return Evidence("subtotals", n, n, said.pt, said.en)
 
 
 def _latest_year(canonical: pd.DataFrame) -> str | None:
@@ -779,14 +829,8 @@ def _losses_of_own_grid(base: pd.DataFrame, sheet: str, findings: list[Finding])
     if not moved.any():
         return
     rows = tuple(sorted({int(r) for r in base.loc[moved, "row"]}))
-    findings.append(Finding(
-        "scope_reclassified",
-        f"Linhas {rows_text(rows)}: a empresa opera a rede, então as perdas de T&D são do seu "
-        "Escopo 2 (GHG Protocol, Corporate Standard, cap. 4), não do Escopo 3.",
-        f"Rows {rows_text(rows)}: the company operates the grid, so its T&D losses are its "
-        "Scope 2 (GHG Protocol Corporate Standard, ch. 4), not Scope 3.",
-        sheet, rows,
-    ))  # fmt: skip
+    text = _TEXTS.both("own_grid", rows=rows_text(rows))
+    findings.append(_finding("scope_reclassified", text, sheet, rows))
 
 
 def _reclassify_losses(base: pd.DataFrame, sheet: str, findings: list[Finding]) -> None:
@@ -803,14 +847,8 @@ def _reclassify_losses(base: pd.DataFrame, sheet: str, findings: list[Finding]) 
         return
     base.loc[wrong, F.SCOPE] = category[wrong].map(lambda c: c[0])
     rows = tuple(sorted({int(r) for r in base.loc[wrong, "row"]}))
-    findings.append(Finding(
-        "scope_reclassified",
-        f"Linhas {rows_text(rows)} estavam no Escopo 2: perdas de T&D da rede são Escopo 3 "
-        "(categoria 3) e perdas de refrigerante são emissões fugitivas (Escopo 1).",
-        f"Rows {rows_text(rows)} were filed under Scope 2: grid T&D losses are Scope 3 "
-        "(category 3) and refrigerant losses are fugitive emissions (Scope 1).",
-        sheet, rows,
-    ))  # fmt: skip
+    text = _TEXTS.both("not_scope_2", rows=rows_text(rows))
+    findings.append(_finding("scope_reclassified", text, sheet, rows))
 
 
 def _not_scope_2(category: tuple[str, str] | None) -> bool:
@@ -1162,22 +1200,14 @@ def _report_gaps(
 ) -> None:
     empty = sorted({int(r) for r in base.loc[base.index.difference(canonical.index), "row"]})
     if empty:
-        findings.append(Finding(
-            "rows_without_emissions",
-            f"Linhas sem valor de emissão (não contadas): {rows_text(empty)}.",
-            f"Rows without an emissions value (not counted): {rows_text(empty)}.",
-            table.sheet, tuple(empty),
-        ))  # fmt: skip
+        text = _TEXTS.both("rows_without_emissions", rows=rows_text(empty))
+        findings.append(_finding("rows_without_emissions", text, table.sheet, tuple(empty)))
     if table.error_cells:
         rows = tuple(sorted({r for r, _ in table.error_cells}))
-        cells = ", ".join(f"{c} (linha {r})" for r, c in table.error_cells[:6])
-        cells_en = ", ".join(f"{c} (row {r})" for r, c in table.error_cells[:6])
-        findings.append(Finding(
-            "error_cells",
-            f"Células com erro (#N/A, #VALOR!...) tratadas como vazias: {cells}.",
-            f"Error cells (#N/A, #VALUE!...) treated as missing: {cells_en}.",
-            table.sheet, rows,
-        ))  # fmt: skip
+        cells = Both.join(", ", [_TEXTS.both("error_cell", cell=c, row=r)
+                                 for r, c in table.error_cells[:6]])  # fmt: skip
+        text = _TEXTS.both("error_cells", cells=cells)
+        findings.append(_finding("error_cells", text, table.sheet, rows))
 
 
 def table_convention(body: pd.DataFrame, columns: list[str], hint: bool | None) -> bool:

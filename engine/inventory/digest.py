@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from engine.inventory.inventory import Inventory
 
 _TRUNCATED = "\n…(resumo cortado no limite de tamanho)"
-_STATUS_PT = facts.STATUS_PT
 _ROW_STEPS = (15, 10, 6, 4, 2, 1, 0)
 _MIN_READ = 600  # characters of digest worth keeping before the closing line, when cut
 _SAY_IT = "Diga isso ao usuário antes de citar qualquer número deste inventário."
@@ -121,7 +120,7 @@ def _header(read: _Read, step: Step) -> str:
     ]
     if len(inv.years) > 1:
         lines.append(f"Ano do total: {inv.year} (a planilha traz {', '.join(inv.years)})")
-    lines.append(f"Conferência com os totais da planilha: {_STATUS_PT[inv.status]}")
+    lines.append(f"Conferência com os totais da planilha: {facts.STATUS_WORDS[inv.status]}")
     # Which disagreement it is: the workbook's own totals (a conflict) or our factor library
     # against the workbook's figures (a finding on the factors, whatever the sheet's status).
     unproven = [c for c in inv.not_reconciled if c.status in ("conflict", "ambiguous")]

@@ -9,6 +9,132 @@ from engine.formatting import number
 
 # Defined with the GWPs (engine.gases), which cannot import this package; kept importable here.
 from engine.gases.errors import UnknownGwpSetError  # noqa: F401
+from engine.texts import Both, Texts
+
+_TEXTS = Texts(
+    "engine.inventory.errors",
+    {
+        "empty_file": {
+            "pt": "O arquivo está vazio. Envie a planilha do inventário com os dados preenchidos.",
+            "en": "The file is empty. Upload the inventory spreadsheet with its data filled in.",
+        },
+        "unsupported_format": {
+            "pt": "Formato não suportado: {filename}. Envie .xlsx, .xlsm, .xls, .ods, .csv ou "
+            ".txt.",
+            "en": "Unsupported format: {filename}. Upload .xlsx, .xlsm, .xls, .ods, .csv or .txt.",
+        },
+        "format_mismatch": {
+            "pt": "O arquivo {filename} não é o que a extensão diz: o conteúdo é {actual}. "
+            "Salve-o novamente no formato certo ou corrija a extensão.",
+            "en": "The file {filename} is not what its extension says: its content is {actual}. "
+            "Save it again in the right format or fix the extension.",
+        },
+        "corrupt_file": {
+            "pt": "Não foi possível abrir {filename}: o arquivo está corrompido ou incompleto. "
+            "Abra-o no Excel ou LibreOffice, salve uma nova cópia e envie de novo.",
+            "en": "Could not open {filename}: the file is corrupt or incomplete. Open it in Excel "
+            "or LibreOffice, save a new copy and upload it again.",
+        },
+        "password_protected": {
+            "pt": "{filename} está protegido por senha. Remova a senha (Arquivo > Informações > "
+            "Proteger pasta de trabalho) e envie de novo.",
+            "en": "{filename} is password-protected. Remove the password (File > Info > Protect "
+            "Workbook) and upload it again.",
+        },
+        "no_table": {
+            "pt": "Nenhuma tabela de emissões encontrada em {filename}. A planilha precisa de uma "
+            "linha de cabeçalho (ex.: Fonte, Gás, Emissões) seguida das linhas de dados.",
+            "en": "No emissions table found in {filename}. The sheet needs a header row (e.g. "
+            "Source, Gas, Emissions) followed by data rows.",
+        },
+        "no_emissions_column": {
+            "pt": "Nenhuma coluna de emissões encontrada. Colunas vistas: {seen}. Inclua uma "
+            "coluna como 'Emissões (t CO2e)' ou uma por gás, como 'CO2 (t)', ou indique o "
+            "mapeamento.",
+            "en": "No emissions column found. Columns seen: {seen}. Add a column such as "
+            "'Emissions (tCO2e)' or one per gas, such as 'CO2 (t)', or set the mapping.",
+        },
+        "file_too_large": {
+            "pt": "O arquivo tem {size} MB; o limite é {limit} MB. Remova abas "
+            "que não fazem parte do inventário ou envie um CSV.",
+            "en": "The file is {size} MB; the limit is {limit} MB. "
+            "Remove sheets that are not part of the inventory or upload a CSV.",
+        },
+        "too_many_rows": {
+            "pt": "A planilha tem mais de {limit} linhas ({rows}). Agregue os "
+            "dados por fonte e gás ou divida o inventário em arquivos menores.",
+            "en": "The sheet has more than {limit} rows ({rows}). "
+            "Aggregate the data by source and gas or split the inventory into smaller files.",
+        },
+        "inflated_file": {
+            "pt": "{filename} não foi aberto: {reason}. Isso não acontece com um inventário "
+            "comum; salve uma nova cópia só com as abas do inventário ou envie um CSV.",
+            "en": "{filename} was not opened: {reason}. An ordinary inventory does not do this; "
+            "save a new copy with only the inventory sheets or upload a CSV.",
+        },
+        "inflated.size": {
+            "pt": "descompactado, ocuparia ao menos {size} MB (o limite é {limit} MB)",
+            "en": "uncompressed, it would take at least {size} MB (the limit is {limit} MB)",
+        },
+        "inflated.ratio": {
+            "pt": "a parte {member} se expande {ratio} vezes ao descompactar",
+            "en": "its part {member} inflates {ratio} times when uncompressed",
+        },
+        "inflated.cells": {
+            "pt": "a aba {sheet} ocupa {cells} células (o limite é {limit})",
+            "en": "sheet {sheet} spans {cells} cells (the limit is {limit})",
+        },
+        "inflated.lying": {
+            "pt": "a parte {member} é maior do que o tamanho que o arquivo declara",
+            "en": "its part {member} is larger than the size the file declares",
+        },
+        "gwp_view_missing": {
+            "pt": "As abas {names} são visões dos mesmos dados em CO2e com outros conjuntos de "
+            "GWP, e não há abas por gás para calcular com {gwp_set}. Escolha o conjunto de GWP "
+            "de uma dessas abas ou inclua as abas por gás.",
+            "en": "Sheets {names} are views of the same data in CO2e under other GWP sets, and "
+            "there are no per-gas sheets to compute {gwp_set} from. Choose the GWP set of one "
+            "of those sheets or include the per-gas sheets.",
+        },
+        # How an activity's accepted dimensions read in a message.
+        "dimension.volume": {"pt": "volume (L, m³)", "en": "volume (L, m³)"},
+        "dimension.mass": {"pt": "massa (kg, t)", "en": "mass (kg, t)"},
+        "dimension.energy": {"pt": "energia (kWh, MWh, GJ)", "en": "energy (kWh, MWh, GJ)"},
+        "dimension.mass_distance": {
+            "pt": "massa × distância (t·km)",
+            "en": "mass × distance (t·km)",
+        },
+        "or": {"pt": " ou ", "en": " or "},
+        "where": {"pt": "Aba '{sheet}', linha {row}", "en": "Sheet '{sheet}', row {row}"},
+        "activity_no_unit": {
+            "pt": "{where}: a quantidade de {activity} não tem unidade. Informe-a em uma "
+            "coluna de unidade, no cabeçalho ('Consumo (L)') ou em uma linha de unidades.",
+            "en": "{where}: the quantity of {activity} has no unit. State it in a unit "
+            "column, in the header ('Consumption (L)') or in a units row.",
+        },
+        "activity_unit": {
+            "pt": "{where}: a unidade '{unit}' não se converte para {activity}{wanted}. "
+            "Corrija a unidade na planilha.",
+            "en": "{where}: the unit '{unit}' cannot be converted for {activity}{wanted}. "
+            "Fix the unit in the workbook.",
+        },
+        "activity_unit_wanted": {
+            "pt": "; use uma unidade de {wanted}",
+            "en": "; use a unit of {wanted}",
+        },
+        "activity_not_computed": {
+            "pt": "Há dados de atividade, mas as emissões não puderam ser calculadas: "
+            "{reasons} {plain}",
+            "en": "There is activity data, but its emissions could not be computed: "
+            "{reasons} {plain}",
+        },
+    },
+)
+
+
+def _number(value: float, decimals: int) -> Both:
+    """A number in each language's notation (1.234,5 / 1,234.5)."""
+    return Both(number(value, decimals), number(value, decimals, "en"))
 
 
 class InventoryError(LocalizedError, AekoError):
@@ -21,68 +147,42 @@ class EmptyFileError(InventoryError):
     code = "empty_file"
 
     def __init__(self) -> None:
-        super().__init__(
-            "O arquivo está vazio. Envie a planilha do inventário com os dados preenchidos.",
-            "The file is empty. Upload the inventory spreadsheet with its data filled in.",
-        )
+        super().__init__(_TEXTS.both("empty_file"))
 
 
 class UnsupportedFormatError(InventoryError):
     code = "unsupported_format"
 
     def __init__(self, filename: str) -> None:
-        super().__init__(
-            f"Formato não suportado: {filename}. Envie .xlsx, .xlsm, .xls, .ods, .csv ou .txt.",
-            f"Unsupported format: {filename}. Upload .xlsx, .xlsm, .xls, .ods, .csv or .txt.",
-        )
+        super().__init__(_TEXTS.both("unsupported_format", filename=filename))
 
 
 class FormatMismatchError(InventoryError):
     code = "format_mismatch"
 
     def __init__(self, filename: str, actual: str) -> None:
-        super().__init__(
-            f"O arquivo {filename} não é o que a extensão diz: o conteúdo é {actual}. "
-            "Salve-o novamente no formato certo ou corrija a extensão.",
-            f"The file {filename} is not what its extension says: its content is {actual}. "
-            "Save it again in the right format or fix the extension.",
-        )
+        super().__init__(_TEXTS.both("format_mismatch", filename=filename, actual=actual))
 
 
 class CorruptFileError(InventoryError):
     code = "corrupt_file"
 
     def __init__(self, filename: str) -> None:
-        super().__init__(
-            f"Não foi possível abrir {filename}: o arquivo está corrompido ou incompleto. "
-            "Abra-o no Excel ou LibreOffice, salve uma nova cópia e envie de novo.",
-            f"Could not open {filename}: the file is corrupt or incomplete. Open it in Excel "
-            "or LibreOffice, save a new copy and upload it again.",
-        )
+        super().__init__(_TEXTS.both("corrupt_file", filename=filename))
 
 
 class PasswordProtectedError(InventoryError):
     code = "password_protected"
 
     def __init__(self, filename: str) -> None:
-        super().__init__(
-            f"{filename} está protegido por senha. Remova a senha (Arquivo > Informações > "
-            "Proteger pasta de trabalho) e envie de novo.",
-            f"{filename} is password-protected. Remove the password (File > Info > Protect "
-            "Workbook) and upload it again.",
-        )
+        super().__init__(_TEXTS.both("password_protected", filename=filename))
 
 
 class NoTableFoundError(InventoryError):
     code = "no_table"
 
     def __init__(self, filename: str) -> None:
-        super().__init__(
-            f"Nenhuma tabela de emissões encontrada em {filename}. A planilha precisa de uma "
-            "linha de cabeçalho (ex.: Fonte, Gás, Emissões) seguida das linhas de dados.",
-            f"No emissions table found in {filename}. The sheet needs a header row (e.g. "
-            "Source, Gas, Emissions) followed by data rows.",
-        )
+        super().__init__(_TEXTS.both("no_table", filename=filename))
 
 
 class NoEmissionsColumnError(InventoryError):
@@ -91,12 +191,7 @@ class NoEmissionsColumnError(InventoryError):
     def __init__(self, columns_seen: Sequence[str]) -> None:
         self.columns_seen = tuple(columns_seen)
         seen = ", ".join(self.columns_seen) or "—"
-        super().__init__(
-            f"Nenhuma coluna de emissões encontrada. Colunas vistas: {seen}. Inclua uma coluna "
-            "como 'Emissões (t CO2e)' ou uma por gás, como 'CO2 (t)', ou indique o mapeamento.",
-            f"No emissions column found. Columns seen: {seen}. Add a column such as "
-            "'Emissions (tCO2e)' or one per gas, such as 'CO2 (t)', or set the mapping.",
-        )
+        super().__init__(_TEXTS.both("no_emissions_column", seen=seen))
 
 
 class FileTooLargeError(InventoryError):
@@ -105,10 +200,7 @@ class FileTooLargeError(InventoryError):
     def __init__(self, size_bytes: int, limit_bytes: int) -> None:
         size, limit = size_bytes / 1_048_576, limit_bytes / 1_048_576
         super().__init__(
-            f"O arquivo tem {number(size, 1)} MB; o limite é {number(limit, 0)} MB. Remova abas "
-            "que não fazem parte do inventário ou envie um CSV.",
-            f"The file is {number(size, 1, 'en')} MB; the limit is {number(limit, 0, 'en')} MB. "
-            "Remove sheets that are not part of the inventory or upload a CSV.",
+            _TEXTS.both("file_too_large", size=_number(size, 1), limit=_number(limit, 0))
         )
 
 
@@ -117,10 +209,7 @@ class TooManyRowsError(InventoryError):
 
     def __init__(self, rows: int, limit: int) -> None:
         super().__init__(
-            f"A planilha tem mais de {number(limit, 0)} linhas ({number(rows, 0)}). Agregue os "
-            "dados por fonte e gás ou divida o inventário em arquivos menores.",
-            f"The sheet has more than {number(limit, 0, 'en')} rows ({number(rows, 0, 'en')}). "
-            "Aggregate the data by source and gas or split the inventory into smaller files.",
+            _TEXTS.both("too_many_rows", limit=_number(limit, 0), rows=_number(rows, 0))
         )
 
 
@@ -130,49 +219,33 @@ class InflatedFileError(InventoryError):
 
     code = "inflated_file"
 
-    def __init__(self, filename: str, reason_pt: str, reason_en: str) -> None:
-        super().__init__(
-            f"{filename} não foi aberto: {reason_pt}. Isso não acontece com um inventário "
-            "comum; salve uma nova cópia só com as abas do inventário ou envie um CSV.",
-            f"{filename} was not opened: {reason_en}. An ordinary inventory does not do this; "
-            "save a new copy with only the inventory sheets or upload a CSV.",
-        )
+    def __init__(self, filename: str, reason: Both) -> None:
+        super().__init__(_TEXTS.both("inflated_file", filename=filename, reason=reason))
 
     @classmethod
     def size(cls, filename: str, size_bytes: int, limit_bytes: int) -> InflatedFileError:
         size, limit = size_bytes / 1_048_576, limit_bytes / 1_048_576
         return cls(
             filename,
-            f"descompactado, ocuparia ao menos {number(size, 0)} MB (o limite é "
-            f"{number(limit, 0)} MB)",
-            f"uncompressed, it would take at least {number(size, 0, 'en')} MB (the limit is "
-            f"{number(limit, 0, 'en')} MB)",
+            _TEXTS.both("inflated.size", size=_number(size, 0), limit=_number(limit, 0)),
         )
 
     @classmethod
     def ratio(cls, filename: str, member: str, ratio: float) -> InflatedFileError:
-        return cls(
-            filename,
-            f"a parte {member} se expande {number(ratio, 0)} vezes ao descompactar",
-            f"its part {member} inflates {number(ratio, 0, 'en')} times when uncompressed",
-        )
+        return cls(filename, _TEXTS.both("inflated.ratio", member=member, ratio=_number(ratio, 0)))
 
     @classmethod
     def cells(cls, filename: str, sheet: str, cells: int, limit: int) -> InflatedFileError:
         return cls(
             filename,
-            f"a aba {sheet} ocupa {number(cells, 0)} células (o limite é {number(limit, 0)})",
-            f"sheet {sheet} spans {number(cells, 0, 'en')} cells (the limit is "
-            f"{number(limit, 0, 'en')})",
+            _TEXTS.both(
+                "inflated.cells", sheet=sheet, cells=_number(cells, 0), limit=_number(limit, 0)
+            ),
         )
 
     @classmethod
     def lying(cls, filename: str, member: str) -> InflatedFileError:
-        return cls(
-            filename,
-            f"a parte {member} é maior do que o tamanho que o arquivo declara",
-            f"its part {member} is larger than the size the file declares",
-        )
+        return cls(filename, _TEXTS.both("inflated.lying", member=member))
 
 
 class GwpViewMissingError(InventoryError):
@@ -181,22 +254,12 @@ class GwpViewMissingError(InventoryError):
     def __init__(self, gwp_set: str, sheets: Sequence[str]) -> None:
         self.sheets = tuple(sheets)
         names = ", ".join(f"'{s}'" for s in self.sheets)
-        super().__init__(
-            f"As abas {names} são visões dos mesmos dados em CO2e com outros conjuntos de GWP, "
-            f"e não há abas por gás para calcular com {gwp_set}. Escolha o conjunto de GWP de "
-            "uma dessas abas ou inclua as abas por gás.",
-            f"Sheets {names} are views of the same data in CO2e under other GWP sets, and there "
-            f"are no per-gas sheets to compute {gwp_set} from. Choose the GWP set of one of "
-            "those sheets or include the per-gas sheets.",
-        )
+        super().__init__(_TEXTS.both("gwp_view_missing", names=names, gwp_set=gwp_set))
 
 
-_DIMENSIONS = {  # how an activity's accepted dimensions read in a message: (pt, en)
-    "volume": ("volume (L, m³)", "volume (L, m³)"),
-    "mass": ("massa (kg, t)", "mass (kg, t)"),
-    "energy": ("energia (kWh, MWh, GJ)", "energy (kWh, MWh, GJ)"),
-    "mass_distance": ("massa × distância (t·km)", "mass × distance (t·km)"),
-}
+def _dimension(kind: str) -> Both:
+    key = f"dimension.{kind}"
+    return _TEXTS.both(key) if key in _TEXTS else Both(kind, kind)
 
 
 class ActivityUnitError(InventoryError):
@@ -215,26 +278,19 @@ class ActivityUnitError(InventoryError):
         expected: str | None = None,
     ) -> None:
         self.sheet, self.row, self.unit = sheet, row, unit
-        activity_en = activity_en or activity_pt
-        kinds = [_DIMENSIONS.get(k, (k, k)) for k in (expected or "").split("/") if k]
-        wanted_pt = " ou ".join(k[0] for k in kinds)
-        wanted_en = " or ".join(k[1] for k in kinds)
-        where_pt, where_en = f"Aba '{sheet}', linha {row}", f"Sheet '{sheet}', row {row}"
+        activity = Both(activity_pt, activity_en or activity_pt)  # the activity's name, as data
+        where = _TEXTS.both("where", sheet=sheet, row=row)
         if not unit:
-            super().__init__(
-                f"{where_pt}: a quantidade de {activity_pt} não tem unidade. Informe-a em uma "
-                "coluna de unidade, no cabeçalho ('Consumo (L)') ou em uma linha de unidades.",
-                f"{where_en}: the quantity of {activity_en} has no unit. State it in a unit "
-                "column, in the header ('Consumption (L)') or in a units row.",
-            )
+            super().__init__(_TEXTS.both("activity_no_unit", where=where, activity=activity))
             return
+        kinds = [_dimension(k) for k in (expected or "").split("/") if k]
+        wanted = (
+            _TEXTS.both("activity_unit_wanted", wanted=Both.join(_TEXTS.both("or"), kinds))
+            if kinds
+            else ""
+        )
         super().__init__(
-            f"{where_pt}: a unidade '{unit}' não se converte para {activity_pt}"
-            + (f"; use uma unidade de {wanted_pt}" if wanted_pt else "")
-            + ". Corrija a unidade na planilha.",
-            f"{where_en}: the unit '{unit}' cannot be converted for {activity_en}"
-            + (f"; use a unit of {wanted_en}" if wanted_en else "")
-            + ". Fix the unit in the workbook.",
+            _TEXTS.both("activity_unit", where=where, unit=unit, activity=activity, wanted=wanted)
         )
 
 
@@ -249,10 +305,7 @@ class ActivityNotComputedError(NoEmissionsColumnError):
         self, columns_seen: Sequence[str], reasons_pt: Sequence[str], reasons_en: Sequence[str]
     ) -> None:
         super().__init__(columns_seen)
+        reasons = Both(" ".join(reasons_pt), " ".join(reasons_en))  # the findings' own words
         InventoryError.__init__(
-            self,
-            "Há dados de atividade, mas as emissões não puderam ser calculadas: "
-            + " ".join(reasons_pt) + " " + self.message_pt,
-            "There is activity data, but its emissions could not be computed: "
-            + " ".join(reasons_en) + " " + self.message_en,
-        )  # fmt: skip
+            self, _TEXTS.both("activity_not_computed", reasons=reasons, plain=self.text)
+        )

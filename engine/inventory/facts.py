@@ -28,14 +28,16 @@ if TYPE_CHECKING:
     from engine.inventory.reconcile import Evidence, SheetCheck
 
 TOOL = "consultar_inventario"
-STATUS_PT = {
+# The facts are what the agents read, written in Portuguese only like the rest of the digest:
+# these words have no English side, so they are no bilingual table.
+STATUS_WORDS = {
     "reconciled": "conferido",
     "unverified": "sem totais para conferir",
     "ambiguous": "unidade NÃO provada (ambígua)",
     "conflict": "NÃO confere",
 }
 # What each view returns, as the digest's closing line and the tool's docstring say it.
-VIEW_PT: dict[View, str] = {
+VIEW_WORDS: dict[View, str] = {
     "findings": "todos os apontamentos de qualidade dos dados",
     "gases": "a massa de cada gás (t de gás e t CO2e)",
     "gwp_sets": "o total e cada escopo em AR4, AR5 e AR6",
@@ -45,11 +47,11 @@ VIEW_PT: dict[View, str] = {
 TOOL_LINE = (
     f"Além deste resumo, {TOOL} devolve filtros, somas por campo (group_by) e as maiores "
     "linhas; com view: "
-    + "; ".join(f'"{view}" = {what}' for view, what in VIEW_PT.items())
+    + "; ".join(f'"{view}" = {what}' for view, what in VIEW_WORDS.items())
     + " (os filtros valem para gases, gwp_sets e facility_scope)."
 )
 TOOL_LINE_SHORT = f"Mais em {TOOL} (view: {', '.join(VIEWS)}; ou group_by e filtros)."
-_SELF_KINDS_PT = {
+_SELF_KINDS = {
     "row_totals": "coluna de total ≠ soma das colunas por gás",
     "total_rows": "linha de total ≠ soma das linhas",
     "subtotals": "subtotal ≠ soma dos itens",
@@ -57,7 +59,7 @@ _SELF_KINDS_PT = {
 }
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f`|<>]")
 _UNSAFE_AS = {"|": "/", "<": "‹", ">": "›", "`": "'"}
-_SCOPES_PT = {"1": "Escopo 1", "2": "Escopo 2", "3": "Escopo 3", analytics.UNKNOWN: "sem escopo"}
+_SCOPES = {"1": "Escopo 1", "2": "Escopo 2", "3": "Escopo 3", analytics.UNKNOWN: "sem escopo"}
 
 
 def plain(text: object, size: int) -> str:
@@ -176,7 +178,7 @@ def gwp_lines(
     for result in totals:
         used = " (o do inventário)" if result.gwp_set == inventory.gwp_set else ""
         scopes = "; ".join(
-            f"{_SCOPES_PT.get(scope, scope)}: {number(t)}"
+            f"{_SCOPES.get(scope, scope)}: {number(t)}"
             for scope, t in sorted(result.by_scope.items())
             if by_scope
         )
@@ -251,11 +253,9 @@ def why(check: SheetCheck) -> str:
     up, a physically impossible reading, a unit nothing proves, or how many of its own
     checks agree; '' when the status says it all."""
     if check.status == "conflict":
-        failing = [
-            e for e in check.evidence if e.kind in _SELF_KINDS_PT and e.agreeing < e.compared
-        ]
+        failing = [e for e in check.evidence if e.kind in _SELF_KINDS and e.agreeing < e.compared]
         said = [
-            f"{_SELF_KINDS_PT[e.kind]} em {count(e.compared - e.agreeing)} de {count(e.compared)}"
+            f"{_SELF_KINDS[e.kind]} em {count(e.compared - e.agreeing)} de {count(e.compared)}"
             + (f" (linhas: {rows_text(e.bad_rows, 6)})" if e.bad_rows else "")
             for e in failing
         ]
@@ -307,7 +307,9 @@ def sheet_lines(checks: list[SheetCheck], *, detail: bool = False) -> list[str]:
     lines = []
     for check in checks:
         reason = why(check)
-        parts = [f"{STATUS_PT[check.status]}: {reason}" if reason else STATUS_PT[check.status]]
+        parts = [
+            f"{STATUS_WORDS[check.status]}: {reason}" if reason else STATUS_WORDS[check.status]
+        ]
         if library := library_line(check):
             parts.append(library)
         if check.units:

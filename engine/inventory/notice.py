@@ -12,25 +12,30 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.texts import Texts
+
 if TYPE_CHECKING:
     from engine.inventory.inventory import Inventory
 
-_WORDS: dict[str, dict[str, str]] = {
-    "reconciled": {"pt": "conferido", "en": "reconciled"},
-    "unverified": {"pt": "sem conferência", "en": "unverified"},
-    "ambiguous": {"pt": "unidade ambígua", "en": "ambiguous unit"},
-    "conflict": {"pt": "conflito", "en": "conflict"},
-}
-_NOTICE = {
-    "pt": "Atenção: inventário não conferido ({status}).",
-    "en": "Note: inventory not reconciled ({status}).",
-}
-_SHEETS = {"pt": "Abas: {sheets}.", "en": "Sheets: {sheets}."}
-_TAIL = {
-    "pt": "Os números a seguir não estão provados pelos totais da própria planilha.",
-    "en": "The figures below are not proven by the workbook's own totals.",
-}
-_MORE = {"pt": "e mais {n}", "en": "and {n} more"}
+_TEXTS = Texts(
+    "engine.inventory.notice",
+    {
+        "status.reconciled": {"pt": "conferido", "en": "reconciled"},
+        "status.unverified": {"pt": "sem conferência", "en": "unverified"},
+        "status.ambiguous": {"pt": "unidade ambígua", "en": "ambiguous unit"},
+        "status.conflict": {"pt": "conflito", "en": "conflict"},
+        "notice": {
+            "pt": "Atenção: inventário não conferido ({status}).",
+            "en": "Note: inventory not reconciled ({status}).",
+        },
+        "sheets": {"pt": "Abas: {sheets}.", "en": "Sheets: {sheets}."},
+        "tail": {
+            "pt": "Os números a seguir não estão provados pelos totais da própria planilha.",
+            "en": "The figures below are not proven by the workbook's own totals.",
+        },
+        "more": {"pt": "e mais {n}", "en": "and {n} more"},
+    },
+)
 
 
 def _lang(lang: str) -> str:
@@ -39,8 +44,8 @@ def _lang(lang: str) -> str:
 
 def status_word(status: str, lang: str = "pt") -> str:
     """'conflito' / 'conflict': a status as a word, never only an icon or a colour."""
-    words = _WORDS.get(status, _WORDS["unverified"])
-    return words[_lang(lang)]
+    key = f"status.{status}"
+    return _TEXTS(key if key in _TEXTS else "status.unverified", _lang(lang))
 
 
 @dataclass(frozen=True)
@@ -99,14 +104,14 @@ def reading_notice(
     if status == "reconciled":
         return ""
     code = _lang(lang)
-    parts = [_NOTICE[code].format(status=status_word(status, code))]
+    parts = [_TEXTS("notice", code, status=status_word(status, code))]
     if sheets:
         named = [f"{_cut(sheet, sheet_chars)} ({status_word(state, code)})"
                  for sheet, state in sheets[:limit]]  # fmt: skip
         if len(sheets) > limit:
-            named.append(_MORE[code].format(n=len(sheets) - limit))
-        parts.append(_SHEETS[code].format(sheets="; ".join(named)))
-    parts.append(_TAIL[code])
+            named.append(_TEXTS("more", code, n=len(sheets) - limit))
+        parts.append(_TEXTS("sheets", code, sheets="; ".join(named)))
+    parts.append(_TEXTS("tail", code))
     return " ".join(parts)
 
 

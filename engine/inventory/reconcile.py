@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -36,6 +36,73 @@ from engine.inventory.findings import rows_text
 from engine.inventory.frames import map_unique
 from engine.inventory.units import UNIT_NAMES, typed_numbers
 from engine.protocol import fold
+from engine.texts import LANGS, Both, Texts
+
+_TEXTS = Texts(
+    "engine.inventory.reconcile",
+    {
+        "no_totals": {
+            "pt": "Sem totais na planilha para conferir.",
+            "en": "No totals in the workbook to check against.",
+        },
+        "no_unit": {
+            "pt": "Unidade não informada em {names}: as conferências não distinguem t de kg ou "
+            "Gg; lida como t até que você escolha a unidade.",
+            "en": "No unit stated for {names}: the checks cannot tell t from kg or Gg; read as "
+            "t until you choose the unit.",
+        },
+        "row_totals": {
+            "pt": "A coluna de total '{total}' confere com a soma das colunas por gás ({names}) "
+            "em {agreeing} de {compared} linhas.",
+            "en": "The total column '{total}' equals the sum of the per-gas columns ({names}) "
+            "in {agreeing} of {compared} rows.",
+        },
+        "differ": {"pt": " Diferem: linhas {rows}.", "en": " Differ: rows {rows}."},
+        "read.unit": {
+            "pt": "{names} em {unit}, pela conferência com o total",
+            "en": "{names} in {unit}, from the check against the total",
+        },
+        "read.co2e": {"pt": "{names} trazem t CO2e", "en": "{names} hold t CO2e"},
+        "read.mass": {
+            "pt": "{names} trazem a massa de cada gás",
+            "en": "{names} hold the mass of each gas",
+        },
+        "read.gwp_set": {
+            "pt": "os totais da planilha usam GWP {theirs}; aqui recalculados com {ours}",
+            "en": "the workbook's totals use {theirs} GWPs; recomputed here with {ours}",
+        },
+        "read.biogenic": {
+            "pt": "a coluna de total da planilha soma o CO2 biogênico; aqui ele fica à parte",
+            "en": "the workbook's total column adds biogenic CO2; here it is kept apart",
+        },
+        "total_rows": {
+            "pt": "As linhas de total da planilha conferem com a soma das linhas em {agreeing} "
+            "de {compared} comparações.",
+            "en": "The sheet's total rows equal the sum of its rows in {agreeing} of "
+            "{compared} checks.",
+        },
+        "subtotals": {
+            "pt": "Os subtotais codificados conferem com a soma dos seus itens em {agreeing} de "
+            "{compared} comparações.",
+            "en": "Coded subtotals equal the sum of their items in {agreeing} of {compared} "
+            "checks.",
+        },
+        "subtotals_differ": {
+            "pt": " Não conferem: linhas {rows}.",
+            "en": " Not matching: rows {rows}.",
+        },
+        "total_row_differs": {
+            "pt": " A linha de total {row} diz {value} em '{column}', mas as linhas somam "
+            "{summed}.",
+            "en": " Total row {row} states {value} in '{column}', but the rows add up to {summed}.",
+        },
+    },
+)
+
+
+def _number(value: float, decimals: int) -> Both:
+    return Both(*(number(value, decimals, lang) for lang in LANGS))
+
 
 Status = Literal["reconciled", "unverified", "ambiguous", "conflict"]
 RECONCILED: Status = "reconciled"
@@ -157,7 +224,7 @@ def sheet_check(
     stated: float | None,
     *,
     units: list[UnitEvidence] = (),  # type: ignore[assignment]
-    notes: tuple[str, str] | None = None,
+    notes: Both | None = None,
     rows: int = 0,
     source_gwp_set: str | None = None,
 ) -> SheetCheck:
@@ -169,8 +236,7 @@ def sheet_check(
     own = [e for e in real if e.kind in _SELF_CHECKS]
     compared = sum(e.compared for e in own)
     agreeing = sum(e.agreeing for e in own)
-    pt = [e.pt for e in real]
-    en = [e.en for e in real]
+    said = [Both(e.pt, e.en) for e in real]
     unproven = [u.column for u in units if not u.proven]
     if any(e.agreeing < e.compared for e in own):
         status: Status = CONFLICT
@@ -180,23 +246,14 @@ def sheet_check(
         status = RECONCILED
     else:
         status = UNVERIFIED
-        pt.append("Sem totais na planilha para conferir.")
-        en.append("No totals in the workbook to check against.")
+        said.append(_TEXTS.both("no_totals"))
     if unproven:
-        names = ", ".join(f"'{c}'" for c in unproven[:4])
-        pt.append(
-            f"Unidade não informada em {names}: as conferências não distinguem t de kg ou Gg; "
-            "lida como t até que você escolha a unidade."
-        )
-        en.append(
-            f"No unit stated for {names}: the checks cannot tell t from kg or Gg; read as t "
-            "until you choose the unit."
-        )
+        said.append(_TEXTS.both("no_unit", names=", ".join(f"'{c}'" for c in unproven[:4])))
     if notes:
-        pt.append(notes[0])
-        en.append(notes[1])
+        said.append(notes)
+    message = Both.join(" ", said)
     return SheetCheck(
-        sheet, status, computed, stated, compared, agreeing, " ".join(pt), " ".join(en),
+        sheet, status, computed, stated, compared, agreeing, message.pt, message.en,
         tuple(evidence), tuple(units), rows, UNIT_CHOICES if unproven else (),
         source_gwp_set,
     )  # fmt: skip
@@ -448,23 +505,20 @@ def _row_evidence(
     compared: int, agreeing: int, bad: tuple[int, ...], total: str, parts: list[Part]
 ) -> Evidence:
     names = ", ".join(f"'{p.column}'" for p in parts[:6])
-    pt = (
-        f"A coluna de total '{total}' confere com a soma das colunas por gás ({names}) em "
-        f"{agreeing} de {compared} linhas."
-    )
-    en = (
-        f"The total column '{total}' equals the sum of the per-gas columns ({names}) in "
-        f"{agreeing} of {compared} rows."
-    )
-    if bad:
-        pt += f" Diferem: linhas {rows_text(bad)}."
-        en += f" Differ: rows {rows_text(bad)}."
-    return Evidence("row_totals", compared, agreeing, pt, en, bad)
+    said = _TEXTS.both(
+        "row_totals", total=total, names=names, agreeing=agreeing, compared=compared
+    ) + (differ(bad) if bad else "")
+    return Evidence("row_totals", compared, agreeing, said.pt, said.en, bad)
 
 
-def describe_reading(reading: Reading, parts: list[Part], gwp_set: str) -> tuple[str, str] | None:
+def differ(bad: Sequence[int]) -> Both:
+    """' Diferem: linhas 4, 9.': the rows a check found wrong, after its sentence."""
+    return _TEXTS.both("differ", rows=rows_text(bad))
+
+
+def describe_reading(reading: Reading, parts: list[Part], gwp_set: str) -> Both | None:
     """A sentence on what the reading decided that the header did not say, if anything."""
-    said_pt, said_en = [], []
+    said: list[Both] = []
     units: dict[str, list[str]] = {}
     for part in parts:
         factor = reading.factors.get(part.column)
@@ -472,34 +526,23 @@ def describe_reading(reading: Reading, parts: list[Part], gwp_set: str) -> tuple
             units.setdefault(UNIT_NAMES.get(factor, str(factor)), []).append(part.column)
     for unit, columns in units.items():
         names = ", ".join(f"'{c}'" for c in columns[:6])
-        said_pt.append(f"{names} em {unit}, pela conferência com o total")
-        said_en.append(f"{names} in {unit}, from the check against the total")
+        said.append(_TEXTS.both("read.unit", names=names, unit=unit))
     flipped = [p.column for p in parts
                if p.co2e_ambiguous and reading.co2e.get(p.column) != p.co2e]  # fmt: skip
     if flipped:
         names = ", ".join(f"'{c}'" for c in flipped[:6])
         co2e = reading.co2e[flipped[0]]
-        said_pt.append(f"{names} trazem {'t CO2e' if co2e else 'a massa de cada gás'}")
-        said_en.append(f"{names} hold {'t CO2e' if co2e else 'the mass of each gas'}")
+        said.append(_TEXTS.both("read.co2e" if co2e else "read.mass", names=names))
     if reading.source_gwp_set and reading.source_gwp_set != gwp_set and reading.unit_checked:
-        said_pt.append(
-            f"os totais da planilha usam GWP {reading.source_gwp_set}; aqui recalculados com "
-            f"{gwp_set}"
-        )
-        said_en.append(
-            f"the workbook's totals use {reading.source_gwp_set} GWPs; recomputed here with "
-            f"{gwp_set}"
-        )
+        said.append(_TEXTS.both("read.gwp_set", theirs=reading.source_gwp_set, ours=gwp_set))
     if reading.includes_biogenic and reading.unit_checked:
-        said_pt.append("a coluna de total da planilha soma o CO2 biogênico; aqui ele fica à parte")
-        said_en.append("the workbook's total column adds biogenic CO2; here it is kept apart")
-    if not said_pt:
+        said.append(_TEXTS.both("read.biogenic"))
+    if not said:
         return None
-    return _sentence(said_pt), _sentence(said_en)
+    return Both.join("; ", said).map(_sentence)
 
 
-def _sentence(parts: list[str]) -> str:
-    text = "; ".join(parts)
+def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
@@ -574,17 +617,17 @@ def total_row_evidence(
             stated_last[column] = float(value)
     if not compared:
         return None, {}
-    pt = (
-        f"As linhas de total da planilha conferem com a soma das linhas em {agreeing} de "
-        f"{compared} comparações."
-    )
-    en = f"The sheet's total rows equal the sum of its rows in {agreeing} of {compared} checks."
+    said = _TEXTS.both("total_rows", agreeing=agreeing, compared=compared)
     for row, column, value, summed in details[:3]:
-        pt += (f" A linha de total {row} diz {number(value, 2)} em '{column}', mas as linhas "
-               f"somam {number(summed, 2)}.")  # fmt: skip
-        en += (f" Total row {row} states {number(value, 2, 'en')} in '{column}', but the rows "
-               f"add up to {number(summed, 2, 'en')}.")  # fmt: skip
-    return Evidence("total_rows", compared, agreeing, pt, en, tuple(sorted(set(bad)))), stated_last
+        said += _TEXTS.both(
+            "total_row_differs",
+            row=row,
+            column=column,
+            value=_number(value, 2),
+            summed=_number(summed, 2),
+        )
+    evidence = Evidence("total_rows", compared, agreeing, said.pt, said.en, tuple(sorted(set(bad))))
+    return evidence, stated_last
 
 
 # The words a total row's label begins with ("Subtotal Escopo 1", "Total geral:").
@@ -666,12 +709,7 @@ def subtotal_evidence(
            if (v & ~h).any()]  # fmt: skip
     if not compared:
         return None
-    pt = (
-        f"Os subtotais codificados conferem com a soma dos seus itens em {agreeing} de "
-        f"{compared} comparações."
-    )
-    en = f"Coded subtotals equal the sum of their items in {agreeing} of {compared} checks."
+    said = _TEXTS.both("subtotals", agreeing=agreeing, compared=compared)
     if bad:
-        pt += f" Não conferem: linhas {rows_text(sorted(set(bad)))}."
-        en += f" Not matching: rows {rows_text(sorted(set(bad)))}."
-    return Evidence("subtotals", compared, agreeing, pt, en, tuple(sorted(set(bad))))
+        said += _TEXTS.both("subtotals_differ", rows=rows_text(sorted(set(bad))))
+    return Evidence("subtotals", compared, agreeing, said.pt, said.en, tuple(sorted(set(bad))))

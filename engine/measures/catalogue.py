@@ -29,6 +29,7 @@ from typing import Literal
 from engine.errors import AekoError, LocalizedError
 from engine.formatting import number
 from engine.protocol import fold
+from engine.texts import LANGS, Both, Texts
 
 # The same alias as engine.offline.language's: importing that one from here would run
 # engine.offline's package init, which imports this module back through the offline agents.
@@ -54,8 +55,88 @@ MECHANISMS = (
     "electrification", "activity_cut", "modal_shift",
 )  # fmt: skip
 BIOGENIC_SUFFIX = ":biogenic"  # a fuel_switch substitute burning a fossil fuel's molecule
-_REF = {"pt": "Referência", "en": "Reference"}
-_TO = {"pt": "a", "en": "to"}
+_TEXTS = Texts(
+    "engine.measures.catalogue",
+    {
+        "reference": {"pt": "Referência", "en": "Reference"},
+        "to": {"pt": "a", "en": "to"},
+        # What is wrong with a measures or costs CSV, said at the line and column it is.
+        "where": {
+            "pt": "{source}, linha {line}{column}: {problem}",
+            "en": "{source}, line {line}{column}: {problem}",
+        },
+        "column": {"pt": ", coluna '{column}'", "en": ", column '{column}'"},
+        "empty_file": {"pt": "o arquivo está vazio", "en": "the file is empty"},
+        "empty_cell": {"pt": "está vazio", "en": "is empty"},
+        "missing_column": {
+            "pt": "falta a coluna; as colunas são: {columns}",
+            "en": "the column is missing; the columns are: {columns}",
+        },
+        "not_a_number": {
+            "pt": "'{value}' não é um número (ex.: 250 ou -120.5)",
+            "en": "'{value}' is not a number (e.g. 250 or -120.5)",
+        },
+        "not_whole": {
+            "pt": "'{value}' não é um inteiro ≥ {minimum}",
+            "en": "'{value}' is not a whole number ≥ {minimum}",
+        },
+        "cost_repeated": {
+            "pt": "'{key}' repetido (já na linha {line})",
+            "en": "'{key}' repeated (already on line {line})",
+        },
+        "cost_unknown_measure": {
+            "pt": "nenhuma medida '{key}' no catálogo",
+            "en": "no measure '{key}' in the catalogue",
+        },
+        "id_repeated": {
+            "pt": "'{key}' repetido (já na linha {line}): os ids são únicos",
+            "en": "'{key}' repeated (already on line {line}): ids are unique",
+        },
+        "no_keywords": {"pt": "sem palavras-chave", "en": "no keywords"},
+        "range": {
+            "pt": "{key}: a faixa {low}–{high}% não está dentro de 0–100",
+            "en": "{key}: range {low}–{high}% is not within 0–100",
+        },
+        "mechanism": {
+            "pt": "'{mechanism}' desconhecido: use {known}",
+            "en": "unknown '{mechanism}': use {known}",
+        },
+        "share": {
+            "pt": "{key}: a parcela {low}–{high}% não está dentro de 0–100",
+            "en": "{key}: share {low}–{high}% is not within 0–100",
+        },
+        "scopes": {
+            "pt": "'{text}' não é uma lista de escopos (ex.: 1 ou 1|3)",
+            "en": "'{text}' is not a list of scopes (e.g. 1 or 1|3)",
+        },
+        "market_scope": {
+            "pt": "um instrumento de mercado atua só no escopo 2",
+            "en": "a market instrument acts in scope 2 only",
+        },
+        "substitute.fuel_switch": {
+            "pt": "informe a chave do combustível substituto na biblioteca de fatores "
+            "(ex.: biodiesel, ethanol, wood, natural_gas{suffix})",
+            "en": "give the substitute fuel's key in the factor library "
+            "(e.g. biodiesel, ethanol, wood, natural_gas{suffix})",
+        },
+        "substitute.refrigerant": {
+            "pt": "informe o gás novo com GWP conhecido (ex.: R-32, R-290, R-744, R-1234ze(E))",
+            "en": "give the new gas, with a known GWP (e.g. R-32, R-290, R-744, R-1234ze(E))",
+        },
+        "substitute.electrification": {
+            "pt": "informe a razão de eficiência: MWh elétricos por MWh de combustível (ex.: 0.3)",
+            "en": "give the efficiency ratio: MWh of electricity per MWh of fuel (e.g. 0.3)",
+        },
+        "negative_capex": {
+            "pt": "o investimento não pode ser negativo (uma economia vai em opex)",
+            "en": "an investment cannot be negative (a saving goes in opex)",
+        },
+        "capex_lifetime": {
+            "pt": "há investimento (capex) sem vida útil: informe os anos",
+            "en": "there is an investment (capex) with no lifetime: give the years",
+        },
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -72,7 +153,8 @@ class Avoided:
     def text(self, language: Language = "pt") -> str:
         if self.low == self.high:
             return number(self.low, 0, language)
-        return f"{number(self.low, 0, language)} {_TO[language]} {number(self.high, 0, language)}"
+        to = _TEXTS("to", language)
+        return f"{number(self.low, 0, language)} {to} {number(self.high, 0, language)}"
 
 
 @dataclass(frozen=True)
@@ -124,12 +206,12 @@ class Alternative:
 
     def span(self, language: Language = "pt") -> str:
         """The range as the prompts write it: '40% a 70%'."""
-        return f"{self.reduction_min_pct}% {_TO[language]} {self.reduction_max_pct}%"
+        return f"{self.reduction_min_pct}% {_TEXTS('to', language)} {self.reduction_max_pct}%"
 
     def describe(self, language: Language) -> str:
         return (
             f"{self.alternative[language]}: {self.reduction_min_pct}–{self.reduction_max_pct}% "
-            f"({self.basis[language]} {_REF[language]}: {self.cited(language)})"
+            f"({self.basis[language]} {_TEXTS('reference', language)}: {self.cited(language)})"
         )
 
     def avoided(self, tonnes: float, share_pct: float = 100) -> Avoided:
@@ -158,7 +240,8 @@ class Alternative:
         head = f"- {self.source[language]} → {self.alternative[language]}: {self.span(language)}"
         if not detailed:
             return head
-        return f"{head}. {self.basis[language]} {_REF[language]}: {self.cited(language)}."
+        reference = _TEXTS("reference", language)
+        return f"{head}. {self.basis[language]} {reference}: {self.cited(language)}."
 
 
 def whole_tonnes(value: float | Decimal) -> int:
@@ -346,15 +429,14 @@ class MeasureFileError(LocalizedError, AekoError, ValueError):
 
     code = "measure_file"
 
-    def __init__(
-        self, source_name: str, line: int, column: str | None, problem_pt: str, problem_en: str
-    ) -> None:
+    def __init__(self, source_name: str, line: int, column: str | None, problem: Both) -> None:
         self.source_name = source_name
         self.line = line
         self.column = column
-        where_pt = f"{source_name}, linha {line}" + (f", coluna '{column}'" if column else "")
-        where_en = f"{source_name}, line {line}" + (f", column '{column}'" if column else "")
-        super().__init__(f"{where_pt}: {problem_pt}", f"{where_en}: {problem_en}")
+        where = _TEXTS.both("column", column=column) if column else ""
+        super().__init__(
+            _TEXTS.both("where", source=source_name, line=line, column=where, problem=problem)
+        )
 
 
 def read_catalogue(path: Path) -> Catalogue:
@@ -378,17 +460,9 @@ def read_costs_csv(data: bytes, name: str, catalogue: Catalogue | None = None) -
     for row in table.rows:
         key = row.text("measure_id", required=True)
         if key in lines:
-            raise row.error(
-                "measure_id",
-                f"'{key}' repetido (já na linha {lines[key]})",
-                f"'{key}' repeated (already on line {lines[key]})",
-            )
+            raise row.error("measure_id", "cost_repeated", key=key, line=lines[key])
         if catalogue is not None and key not in {option.key for option in catalogue}:
-            raise row.error(
-                "measure_id",
-                f"nenhuma medida '{key}' no catálogo",
-                f"no measure '{key}' in the catalogue",
-            )
+            raise row.error("measure_id", "cost_unknown_measure", key=key)
         lines[key] = row.line
         found[key] = _costs(row)
     return found
@@ -420,13 +494,14 @@ class _Row:
     cells: dict[str, str]
     semicolon: bool  # Excel in Portuguese: ';' between cells and decimal commas
 
-    def error(self, column: str | None, problem_pt: str, problem_en: str) -> MeasureFileError:
-        return MeasureFileError(self.name, self.line, column, problem_pt, problem_en)
+    def error(self, column: str | None, problem: str, /, **values: object) -> MeasureFileError:
+        """The error at this line and ``column``: ``problem`` is a key of the table."""
+        return MeasureFileError(self.name, self.line, column, _TEXTS.both(problem, **values))
 
     def text(self, column: str, *, required: bool = False) -> str:
         value = self.cells.get(column, "").strip()
         if required and not value:
-            raise self.error(column, "está vazio", "is empty")
+            raise self.error(column, "empty_cell")
         return value
 
     def number(self, column: str, *, required: bool = False) -> float | None:
@@ -440,11 +515,7 @@ class _Row:
         except ValueError:
             value = math.nan
         if not math.isfinite(value):
-            raise self.error(
-                column,
-                f"'{self.text(column)}' não é um número (ex.: 250 ou -120.5)",
-                f"'{self.text(column)}' is not a number (e.g. 250 or -120.5)",
-            )
+            raise self.error(column, "not_a_number", value=self.text(column))
         return value
 
     def whole(self, column: str, *, required: bool = False, minimum: int = 0) -> int | None:
@@ -452,11 +523,7 @@ class _Row:
         if value is None:
             return None
         if not value.is_integer() or value < minimum:
-            raise self.error(
-                column,
-                f"'{self.text(column)}' não é um inteiro ≥ {minimum}",
-                f"'{self.text(column)}' is not a whole number ≥ {minimum}",
-            )
+            raise self.error(column, "not_whole", value=self.text(column), minimum=minimum)
         return int(value)
 
 
@@ -471,7 +538,7 @@ class _Table:
         """The data lines of ``text``; a line starting with '#' is a comment (a sample file
         says what it is there), blank lines are skipped, line numbers stay the file's."""
         if not text.strip():
-            raise MeasureFileError(name, 1, None, "o arquivo está vazio", "the file is empty")
+            raise MeasureFileError(name, 1, None, _TEXTS.both("empty_file"))
         lines = text.splitlines(keepends=True)
         kept = "".join("\n" if line.lstrip().startswith("#") else line for line in lines)
         first = next((line for line in kept.splitlines() if line.strip()), "")
@@ -490,8 +557,7 @@ class _Table:
                             name,
                             reader.line_num,
                             column,
-                            f"falta a coluna; as colunas são: {','.join(known)}",
-                            f"the column is missing; the columns are: {','.join(known)}",
+                            _TEXTS.both("missing_column", columns=",".join(known)),
                         )
                 continue
             record = {
@@ -500,7 +566,7 @@ class _Table:
             }
             rows.append(_Row(name, reader.line_num, record, semicolon))
         if header is None:
-            raise MeasureFileError(name, 1, None, "o arquivo está vazio", "the file is empty")
+            raise MeasureFileError(name, 1, None, _TEXTS.both("empty_file"))
         return cls(tuple(rows))
 
 
@@ -511,11 +577,7 @@ def _parse_catalogue(text: str, name: str) -> Catalogue:
     for row in table.rows:
         key = row.text("id", required=True)
         if key in lines:
-            raise row.error(
-                "id",
-                f"'{key}' repetido (já na linha {lines[key]}): os ids são únicos",
-                f"'{key}' repeated (already on line {lines[key]}): ids are unique",
-            )
+            raise row.error("id", "id_repeated", key=key, line=lines[key])
         lines[key] = row.line
         rows.append(_alternative(row, key))
     return Catalogue(tuple(rows))
@@ -524,45 +586,35 @@ def _parse_catalogue(text: str, name: str) -> Catalogue:
 def _alternative(row: _Row, key: str) -> Alternative:
     keywords = tuple(k.strip() for k in row.text("match", required=True).split("|") if k.strip())
     if not keywords:
-        raise row.error("match", "sem palavras-chave", "no keywords")
+        raise row.error("match", "no_keywords")
     low, high = (row.whole(c, required=True) for c in ("reduction_min_pct", "reduction_max_pct"))
     assert low is not None and high is not None
     # A range is printed into prompts and applied to tonnes: a reversed or out-of-bounds
     # one would turn into a wrong number in every answer, so the edit fails here instead.
     if not 0 <= low <= high <= 100:
-        raise row.error(
-            "reduction_max_pct",
-            f"{key}: a faixa {low}–{high}% não está dentro de 0–100",
-            f"{key}: range {low}–{high}% is not within 0–100",
-        )
+        raise row.error("reduction_max_pct", "range", key=key, low=low, high=high)
     mechanism = row.text("mechanism", required=True)
     if mechanism not in MECHANISMS:
-        raise row.error(
-            "mechanism",
-            f"'{mechanism}' desconhecido: use {', '.join(MECHANISMS)}",
-            f"unknown '{mechanism}': use {', '.join(MECHANISMS)}",
-        )
+        raise row.error("mechanism", "mechanism", mechanism=mechanism, known=", ".join(MECHANISMS))
     applied = [row.number(c, required=True) for c in ("applied_min_pct", "applied_max_pct")]
     applied_low, applied_high = (float(value or 0.0) for value in applied)
     # The share of the activity a measure reaches: a measure that reaches none is no measure.
     if not 0 <= applied_low <= applied_high <= 100 or applied_high == 0:
         raise row.error(
-            "applied_max_pct",
-            f"{key}: a parcela {applied_low:g}–{applied_high:g}% não está dentro de 0–100",
-            f"{key}: share {applied_low:g}–{applied_high:g}% is not within 0–100",
+            "applied_max_pct", "share", key=key, low=f"{applied_low:g}", high=f"{applied_high:g}"
         )
     lead = row.whole("lead_time_years")
     return Alternative(
         key=key,
         keywords=keywords,
-        source={"pt": row.text("source_pt", required=True), "en": row.text("source_en")},
+        # The row's own words, read from its *_pt and *_en columns (data, not the product's).
+        source={lang: row.text(f"source_{lang}", required=lang == "pt") for lang in LANGS},
         alternative={
-            "pt": row.text("alternative_pt", required=True),
-            "en": row.text("alternative_en"),
+            lang: row.text(f"alternative_{lang}", required=lang == "pt") for lang in LANGS
         },
         reduction_min_pct=low,
         reduction_max_pct=high,
-        basis={"pt": row.text("basis_pt"), "en": row.text("basis_en")},
+        basis={lang: row.text(f"basis_{lang}") for lang in LANGS},
         reference=row.text("reference"),
         reference_en=row.text("reference_en"),
         mechanism=mechanism,
@@ -580,19 +632,11 @@ def _scopes(row: _Row, mechanism: str) -> tuple[int, ...]:
     text = row.text("scopes", required=True)
     parts = [part for part in re.split(r"[|;/, ]+", text) if part]
     if not parts or any(part not in ("1", "2", "3") for part in parts):
-        raise row.error(
-            "scopes",
-            f"'{text}' não é uma lista de escopos (ex.: 1 ou 1|3)",
-            f"'{text}' is not a list of scopes (e.g. 1 or 1|3)",
-        )
+        raise row.error("scopes", "scopes", text=text)
     scopes = tuple(sorted({int(part) for part in parts}))
     # An instrument changes the market-based Scope 2 figure and nothing else.
     if mechanism == "market_instrument" and scopes != (2,):
-        raise row.error(
-            "scopes",
-            "um instrumento de mercado atua só no escopo 2",
-            "a market instrument acts in scope 2 only",
-        )
+        raise row.error("scopes", "market_scope")
     return scopes
 
 
@@ -608,25 +652,9 @@ def _substitute(row: _Row, mechanism: str) -> str:
         return value
     if value and check[mechanism](value):
         return value
-    problems = {
-        "fuel_switch": (
-            "informe a chave do combustível substituto na biblioteca de fatores "
-            f"(ex.: biodiesel, ethanol, wood, natural_gas{BIOGENIC_SUFFIX})",
-            "give the substitute fuel's key in the factor library "
-            f"(e.g. biodiesel, ethanol, wood, natural_gas{BIOGENIC_SUFFIX})",
-        ),
-        "refrigerant": (
-            "informe o gás novo com GWP conhecido (ex.: R-32, R-290, R-744, R-1234ze(E))",
-            "give the new gas, with a known GWP (e.g. R-32, R-290, R-744, R-1234ze(E))",
-        ),
-        "electrification": (
-            "informe a razão de eficiência: MWh elétricos por MWh de combustível (ex.: 0.3)",
-            "give the efficiency ratio: MWh of electricity per MWh of fuel (e.g. 0.3)",
-        ),
-    }
     shown = f"'{value}': " if value else ""
-    pt, en = problems[mechanism]
-    raise row.error("substitute", shown + pt, shown + en)
+    problem = shown + _TEXTS.both(f"substitute.{mechanism}", suffix=BIOGENIC_SUFFIX)
+    raise MeasureFileError(row.name, row.line, "substitute", problem)
 
 
 def _known_fuel(value: str) -> bool:
@@ -661,19 +689,11 @@ def _costs(row: _Row) -> Costs:
     opex = row.number("opex_brl_per_tco2e")
     lifetime = row.whole("lifetime_years", minimum=1)
     if capex is not None and capex < 0:
-        raise row.error(
-            "capex_brl_per_tco2e",
-            "o investimento não pode ser negativo (uma economia vai em opex)",
-            "an investment cannot be negative (a saving goes in opex)",
-        )
+        raise row.error("capex_brl_per_tco2e", "negative_capex")
     # Annualising an investment needs its life: without one the cost per tonne is unknown,
     # which the file's author should know now rather than find as a blank in the plan.
     if capex and lifetime is None:
-        raise row.error(
-            "lifetime_years",
-            "há investimento (capex) sem vida útil: informe os anos",
-            "there is an investment (capex) with no lifetime: give the years",
-        )
+        raise row.error("lifetime_years", "capex_lifetime")
     return Costs(capex, opex, lifetime, row.text("cost_source"))
 
 

@@ -18,9 +18,22 @@ from engine.inventory.activity import findings as texts
 from engine.inventory.activity.canonical import factor_uses, gas_columns
 from engine.inventory.activity.compute import ActivityRows
 from engine.inventory.activity.matching import activity_names, by_id
-from engine.inventory.findings import Finding, rows_text
+from engine.inventory.findings import Finding
 from engine.inventory.plausibility import band_for, judge
-from engine.inventory.reconcile import Evidence
+from engine.inventory.reconcile import Evidence, differ
+from engine.texts import Both, Texts
+
+_TEXTS = Texts(
+    "engine.inventory.activity.comparison",
+    {
+        "activity": {
+            "pt": "As emissões da planilha conferem com o cálculo pelos dados de atividade "
+            "(biblioteca de fatores, tolerância de 2%) em {agreeing} de {total} linhas.",
+            "en": "The workbook's emissions match the computation from activity data (factor "
+            "library, 2% tolerance) in {agreeing} of {total} rows.",
+        },
+    },
+)
 
 TOLERANCE = 0.02  # ours against the workbook's, per row: beyond this a factor differs
 _ABSOLUTE_T = 0.01  # a workbook rounds each cell; below this no difference is meaningful
@@ -117,21 +130,11 @@ def compare(
     if len(bad) > _MAX_ROW_FINDINGS:
         findings.append(texts.more_rows_differ(tuple(bad[_MAX_ROW_FINDINGS:]), sheet))
     agreeing, total = int(hits.sum()), len(row_numbers)
-    pt = (
-        f"As emissões da planilha conferem com o cálculo pelos dados de atividade (biblioteca "
-        f"de fatores, tolerância de 2%) em {agreeing} de {total} linhas."
-    )
-    en = (
-        f"The workbook's emissions match the computation from activity data (factor library, "
-        f"2% tolerance) in {agreeing} of {total} rows."
-    )
-    if bad:
-        pt += f" Diferem: linhas {rows_text(bad)}."
-        en += f" Differ: rows {rows_text(bad)}."
+    said = _TEXTS.both("activity", agreeing=agreeing, total=total) + (differ(bad) if bad else "")
     findings.extend(_implausible(rows, their_gas, compared, sheet))
     # Kind 'activity': the workbook against the factor library, never the workbook against
     # itself; a difference is a finding on the factors, not a conflict of the sheet's reading.
-    return Evidence("activity", total, agreeing, pt, en, tuple(bad)), findings
+    return Evidence("activity", total, agreeing, said.pt, said.en, tuple(bad)), findings
 
 
 def _row_quantities(rows: ActivityRows) -> pd.DataFrame:
@@ -213,7 +216,7 @@ def _implausible(
     return findings
 
 
-def _factor_comparison(rows: ActivityRows, row: int, their_gas, our_gas, estimate) -> dict:
+def _factor_comparison(rows: ActivityRows, row: int, their_gas, our_gas, estimate) -> Both:
     """'A planilha usa 2,07 kg CO2/m³ para Gás natural; a biblioteca, 1,89.' per language,
     or empty texts when the row's months differ in unit."""
     quantities = _row_quantities(rows)
@@ -227,7 +230,7 @@ def _factor_comparison(rows: ActivityRows, row: int, their_gas, our_gas, estimat
     else:  # their one CO2e figure against all of ours, their CH4 row against our CH4
         ours = float(mine.reindex(stated_gases).sum() if stated_gases else mine.sum())
     if unit is None or not quantity or not np.isfinite(ours):
-        return {"pt": "", "en": ""}
+        return Both("", "")
     band = band_for(estimate.activity, str(unit))
     shown_unit, mass, per = str(unit), "kg", 1.0
     if band is not None:

@@ -33,6 +33,19 @@ from engine.inventory.errors import ActivityUnitError
 from engine.inventory.fields import month_of_header
 from engine.inventory.frames import map_unique
 from engine.inventory.table import SheetTable
+from engine.texts import Texts
+
+_TEXTS = Texts(
+    "engine.inventory.activity.compute",
+    {
+        "recovered_exceeds": {
+            "pt": "a quantidade recolhida ('{recovered}') é maior que a recarregada "
+            "('{recharged}'); confira os registros.",
+            "en": "the recovered amount ('{recovered}') exceeds the recharged ('{recharged}'); "
+            "check the records.",
+        },
+    },
+)
 
 
 @dataclass
@@ -191,13 +204,8 @@ def _leaked(recharged: pd.Series, recovered: pd.Series) -> tuple[pd.Series, pd.S
 def _recovery_failure(rows: pd.Series, plan: ActivityPlan) -> tuple[tuple[int, ...], str, str]:
     listed = tuple(sorted(int(r) for r in rows))
     column = plan.quantity or ""
-    return (
-        listed,
-        f"a quantidade recolhida ('{plan.recovered}') é maior que a recarregada ('{column}'); "
-        "confira os registros.",
-        f"the recovered amount ('{plan.recovered}') exceeds the recharged ('{column}'); check "
-        "the records.",
-    )
+    said = _TEXTS.both("recovered_exceeds", recovered=plan.recovered, recharged=column)
+    return listed, said.pt, said.en
 
 
 def _estimate(todo: pd.DataFrame, gwp_set: GwpSet, factors: FactorLibrary | None):

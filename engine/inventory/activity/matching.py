@@ -16,6 +16,25 @@ from functools import cache
 
 from engine.emissions import ActivityInfo, activities, find_activity
 from engine.inventory import fields as F
+from engine.texts import Both, Texts
+
+# Why a row's activity was not computed, said as the finding that lists it.
+_TEXTS = Texts(
+    "engine.inventory.activity.matching",
+    {
+        "other_category": {
+            "pt": "'{text}' está em {known}; a biblioteca calcula {name} como {category}",
+            "en": "'{text}' is filed under {known}; the library computes {name} as {category}",
+        },
+        "no_factors_for_use": {
+            "pt": "a biblioteca não tem fatores de {name} para {use}",
+            "en": "the library has no factors for {name} in {use}",
+        },
+        "use.stationary": {"pt": "combustão estacionária", "en": "stationary combustion"},
+        "use.road": {"pt": "transporte rodoviário", "en": "road transport"},
+        "use.offroad": {"pt": "máquinas fora de estrada", "en": "off-road machinery"},
+    },
+)
 
 _STATIONARY = "Combustão estacionária"
 _MOBILE = "Combustão móvel"
@@ -156,24 +175,17 @@ def resolve(key: tuple[str, ...], context: str, context_category: str | None) ->
     known = row_category or context_category
     if known and not _fits(info, known):
         # A fuel named in a waste or travel sheet ('Resíduos de madeira') is no combustion.
-        return Resolved(
-            None,
-            text or "",
-            f"'{text}' está em {known}; a biblioteca calcula {info.name['pt']} como "
-            f"{info.category}",
-            f"'{text}' is filed under {F.category_en(known)}; the library computes "
-            f"{info.name['en']} as {info.category_en}",
+        said = _TEXTS.both(
+            "other_category",
+            text=text,
+            known=Both(known, F.category_en(known)),
+            name=Both(info.name["pt"], info.name["en"]),
+            category=Both(info.category, info.category_en),
         )
+        return Resolved(None, text or "", said.pt, said.en)
     chosen = _with_use(info, use)
     if chosen is None:
-        use_pt = {"stationary": "combustão estacionária", "road": "transporte rodoviário",
-                  "offroad": "máquinas fora de estrada"}[use or ""]  # fmt: skip
-        use_en = {"stationary": "stationary combustion", "road": "road transport",
-                  "offroad": "off-road machinery"}[use or ""]  # fmt: skip
-        return Resolved(
-            None,
-            text or "",
-            f"a biblioteca não tem fatores de {info.name['pt']} para {use_pt}",
-            f"the library has no factors for {info.name['en']} in {use_en}",
-        )
+        said = _TEXTS.both("no_factors_for_use", name=Both(info.name["pt"], info.name["en"]),
+                           use=_TEXTS.both(f"use.{use}"))  # fmt: skip
+        return Resolved(None, text or "", said.pt, said.en)
     return Resolved(chosen, text or "")

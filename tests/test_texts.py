@@ -1,0 +1,158 @@
+"""One way to write bilingual text (issue #25): every text a user reads in Portuguese or
+English comes from an ``engine.texts.Texts`` table, and every table has both languages for
+every key, with the same fields in both.
+
+The source scan is what keeps it one way: a dict keyed by "pt" and "en" outside a table, or
+a module-level name ending in ``_PT``/``_EN``, is a second way creeping back. Word lists the
+offline analyst *recognises* questions by are not text anyone reads; they are listed in
+``LEXICONS`` with why."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.texts import LANGS, Both, Texts, fields, lang_of, tables
+
+ROOT = Path(__file__).resolve().parents[1]
+ROOMS = ("engine", "application", "components", "store", "pages")
+
+# (file, name assigned): vocabularies matched against what the user typed, per language.
+# They hold words to recognise, not sentences to show, and need not say the same thing in
+# both languages (each language has its own synonyms).
+LEXICONS: dict[tuple[str, str], str] = {
+    ("engine/offline/language.py", "_PT"): "words that tell a Portuguese question",
+    ("engine/offline/language.py", "_EN"): "words that tell an English question",
+    ("engine/offline/intent.py", "_STEMMERS"): "the stemmer of each language",
+    ("engine/knowledge/search.py", "_QUESTION_WORDS"): "question words dropped from a search",
+    ("engine/knowledge/search.py", "_STOPWORDS"): "stop words each language drops from a search",
+    ("engine/knowledge/search.py", "_ALIASES"): "spellings a search folds into the entries' words",
+    ("engine/knowledge/search.py", "_GAS_NAMES"): "gas names a search reads as their formula",
+    ("engine/knowledge/search.py", "_STEMMER_NAMES"): "the Snowball stemmer of each language",
+    ("engine/knowledge/search.py", "_FRAME"): "words every GHG question shares",
+    ("engine/formatting.py", "LOCALES"): "the Babel locale of each language (not words)",
+}
+
+
+def _import_everything() -> None:
+    for room in ("engine", "application", "components", "store"):
+        package = importlib.import_module(room)
+        for module in pkgutil.walk_packages(package.__path__, prefix=f"{room}."):
+            importlib.import_module(module.name)
+
+
+def test_every_table_has_both_languages_for_every_key_with_the_same_fields():
+    _import_everything()
+    found = tables()
+    assert len(found) >= 3  # the interface, the engine's errors, the plan's words at least
+    problems = []
+    for name, table in found.items():
+        for key, entry in table.items():
+            if set(entry) != set(LANGS):
+                problems.append(f"{name}.{key}: languages {sorted(entry)}")
+                continue
+            if not all(isinstance(entry[lang], str) and entry[lang].strip() for lang in LANGS):
+                problems.append(f"{name}.{key}: an empty side")
+            elif fields(entry["pt"]) != fields(entry["en"]):
+                problems.append(
+                    f"{name}.{key}: fields {fields(entry['pt'])} ≠ {fields(entry['en'])}"
+                )
+    assert not problems, "\n".join(problems)
+
+
+def _assigned_name(parents: list[ast.AST]) -> str | None:
+    for node in reversed(parents):
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            return node.targets[0].id
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            return node.target.id
+    return None
+
+
+def _inside_table(parents: list[ast.AST]) -> bool:
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name | ast.Attribute)
+        and (node.func.id if isinstance(node.func, ast.Name) else node.func.attr) == "Texts"
+        for node in parents
+    )
+
+
+def _writes_words_in_both(node: ast.AST) -> bool:
+    """``Both("Atividade desconhecida…", f"Unknown …")``: sentences bypassing a table. A
+    Both of values (a number in each notation, a name read from data) is fine."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        return False
+    if node.func.id != "Both":
+        return False
+    for argument in [*node.args, *(k.value for k in node.keywords)]:
+        parts = argument.values if isinstance(argument, ast.JoinedStr) else [argument]
+        for part in parts:
+            if (
+                isinstance(part, ast.Constant)
+                and isinstance(part.value, str)
+                and re.search(r"[^\W\d_]{3,}", part.value)
+            ):
+                return True
+    return False
+
+
+def _second_ways(path: Path) -> list[str]:
+    relative = path.relative_to(ROOT).as_posix()
+    found: list[str] = []
+
+    def visit(node: ast.AST, parents: list[ast.AST]) -> None:
+        if isinstance(node, ast.Dict):
+            keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+            if set(LANGS) <= keys and not _inside_table(parents):
+                name = _assigned_name(parents)
+                if (relative, name) not in LEXICONS:
+                    found.append(f"{relative}:{node.lineno} a pt/en dict ({name})")
+        if _writes_words_in_both(node) and not relative.startswith("engine/texts"):
+            found.append(f"{relative}:{node.lineno} words written in a Both, not a table")
+        if isinstance(node, ast.Assign | ast.AnnAssign) and not parents[1:]:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if (
+                    isinstance(target, ast.Name)
+                    and re.search(r"(^|_)(PT|EN)$", target.id)
+                    and (relative, target.id) not in LEXICONS
+                ):
+                    found.append(f"{relative}:{node.lineno} a per-language name {target.id}")
+        for child in ast.iter_child_nodes(node):
+            visit(child, [*parents, node])
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), [])
+    return found
+
+
+@pytest.mark.parametrize("room", ROOMS)
+def test_no_room_writes_bilingual_text_a_second_way(room):
+    found = [hit for path in sorted((ROOT / room).rglob("*.py")) for hit in _second_ways(path)]
+    assert not found, "\n".join(found)
+
+
+def test_a_table_writes_each_language_and_picks_each_side_of_a_value():
+    table = Texts("test-sample", {"n": {"pt": "{n} t de {gas}", "en": "{n} t of {gas}"}})
+    both = table.both("n", n=Both("1,5", "1.5"), gas="CO2")
+    assert both == Both("1,5 t de CO2", "1.5 t of CO2")
+    assert table("n", "pt-BR", n=Both("2,0", "2.0"), gas="CH4") == "2,0 t de CH4"
+    assert lang_of("EN") == "en" and lang_of("pt_BR") == "pt" and lang_of(None) == "pt"
+
+
+def test_two_modules_cannot_share_a_table_name_but_a_module_imported_again_may():
+    Texts("test-once", {"a": {"pt": "um", "en": "one"}})
+    again = Texts("test-once", {"a": {"pt": "uma", "en": "one"}})  # this module, reloaded
+    assert tables()["test-once"] is again and again("a", "pt") == "uma"
+    other = compile('Texts("test-once", {})', "elsewhere.py", "eval")
+    with pytest.raises(ValueError, match="exists already"):
+        eval(other, {"Texts": Texts, "__name__": "elsewhere"})
+
+
+def test_fields_are_read_as_str_format_reads_them():
+    assert fields("{n:,} de {gas} em {where[0]} {{literal}}") == {"n", "gas", "where"}
