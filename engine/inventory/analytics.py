@@ -20,6 +20,34 @@ from engine.gases.gwp import (
 from engine.inventory import fields as F
 from engine.inventory.findings import Finding, rows_text
 from engine.inventory.frames import map_unique
+from engine.texts import Texts
+
+# A quality finding's words, by its code.
+_TEXTS = Texts(
+    "engine.inventory.analytics",
+    {
+        "non_positive_emissions": {
+            "pt": "Emissões negativas ou zeradas nas linhas {rows}.",
+            "en": "Negative or zero emissions in rows {rows}.",
+        },
+        "gas_without_gwp": {
+            "pt": "Gases sem GWP conhecido (fora do total): {names}; linhas {rows}.",
+            "en": "Gases without a known GWP (left out of the total): {names}; rows {rows}.",
+        },
+        "unknown_scope": {
+            "pt": "Escopo desconhecido nas linhas {rows}.",
+            "en": "Unknown scope in rows {rows}.",
+        },
+        "missing_unit": {
+            "pt": "Quantidade sem unidade de medida nas linhas {rows}.",
+            "en": "Quantity without a unit in rows {rows}.",
+        },
+        "duplicated_rows": {
+            "pt": "Linhas repetidas (contadas como estão): {rows}.",
+            "en": "Duplicated rows (counted as they are): {rows}.",
+        },
+    },
+)
 
 GROUPABLE = (F.SCOPE, F.GAS, F.CATEGORY, F.FACILITY, F.SOURCE, F.FUEL, F.YEAR)
 UNKNOWN = "(não informado)"
@@ -118,48 +146,26 @@ def _sheet_findings(
         return tuple(sorted({int(r) for r in row_numbers[found[name]]}))
 
     result = []
+
+    def flag(code: str, flagged: tuple[int, ...], **values: object) -> None:
+        said = _TEXTS.both(code, rows=rows_text(flagged), **values)
+        result.append(Finding(code, said.pt, said.en, sheet, flagged))
+
     non_positive = rows("non_positive")
     if non_positive:
-        result.append(Finding(
-            "non_positive_emissions",
-            f"Emissões negativas ou zeradas nas linhas {rows_text(non_positive)}.",
-            f"Negative or zero emissions in rows {rows_text(non_positive)}.",
-            sheet, non_positive,
-        ))  # fmt: skip
+        flag("non_positive_emissions", non_positive)
     if len(found["no_gwp"]):
         names = ", ".join(sorted({str(g) for g in gases.iloc[found["no_gwp"]].fillna("?")}))
-        no_gwp = rows("no_gwp")
-        result.append(Finding(
-            "gas_without_gwp",
-            f"Gases sem GWP conhecido (fora do total): {names}; linhas {rows_text(no_gwp)}.",
-            f"Gases without a known GWP (left out of the total): {names}; rows "
-            f"{rows_text(no_gwp)}.",
-            sheet, no_gwp,
-        ))  # fmt: skip
+        flag("gas_without_gwp", rows("no_gwp"), names=names)
     unknown_scope = rows("unknown_scope")
     if unknown_scope:
-        result.append(Finding(
-            "unknown_scope",
-            f"Escopo desconhecido nas linhas {rows_text(unknown_scope)}.",
-            f"Unknown scope in rows {rows_text(unknown_scope)}.",
-            sheet, unknown_scope,
-        ))  # fmt: skip
+        flag("unknown_scope", unknown_scope)
     missing_unit = rows("missing_unit") if "missing_unit" in found else ()
     if missing_unit and len(found["unit_given"]):
-        result.append(Finding(
-            "missing_unit",
-            f"Quantidade sem unidade de medida nas linhas {rows_text(missing_unit)}.",
-            f"Quantity without a unit in rows {rows_text(missing_unit)}.",
-            sheet, missing_unit,
-        ))  # fmt: skip
+        flag("missing_unit", missing_unit)
     duplicated = rows("duplicated")
     if duplicated:
-        result.append(Finding(
-            "duplicated_rows",
-            f"Linhas repetidas (contadas como estão): {rows_text(duplicated)}.",
-            f"Duplicated rows (counted as they are): {rows_text(duplicated)}.",
-            sheet, duplicated,
-        ))  # fmt: skip
+        flag("duplicated_rows", duplicated)
     return result
 
 

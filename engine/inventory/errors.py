@@ -307,5 +307,5 @@ class ActivityNotComputedError(NoEmissionsColumnError):
         super().__init__(columns_seen)
         reasons = Both(" ".join(reasons_pt), " ".join(reasons_en))  # the findings' own words
         InventoryError.__init__(
-            self, _TEXTS.both("activity_not_computed", reasons=reasons, plain=self.text)
+            self, _TEXTS.both("activity_not_computed", reasons=reasons, plain=self.said)
         )

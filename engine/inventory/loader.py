@@ -44,6 +44,24 @@ from engine.inventory.reconcile import Evidence, SheetCheck
 from engine.inventory.table import HEADER_SEARCH_ROWS, SheetTable, find_table, stacked_parts
 from engine.inventory.units import UNIT_FACTORS, to_numbers
 from engine.inventory.views import SheetData, resolve_views
+from engine.texts import Texts
+
+_TEXTS = Texts(
+    "engine.inventory.loader",
+    {
+        "the_file": {"pt": "o arquivo", "en": "the file"},
+        "skip.no_table": {"pt": "nenhuma tabela encontrada", "en": "no table found"},
+        "skip.no_emissions_column": {
+            "pt": "nenhuma coluna de emissões",
+            "en": "no emissions column",
+        },
+        "skip.not_computed": {
+            "pt": "dados de atividade não calculados",
+            "en": "activity data not computed",
+        },
+        "sheet_skipped": {"pt": "Aba ignorada: {reason}.", "en": "Sheet skipped: {reason}."},
+    },
+)
 
 Source = str | PathLike[str] | bytes | bytearray | IO[bytes]
 Overrides = dict[str, str | None] | dict[str, dict[str, str | None]]
@@ -246,7 +264,7 @@ def _build(
             used.append(read.factors_used)
         mappings[raw.name] = result.mapping
         if result.table is None:
-            skipped[raw.name] = "nenhuma coluna de emissões"
+            skipped[raw.name] = _NO_EMISSIONS
             continue
         sheets.append(SheetData(raw.name, found.title, result.table, result.check))
         findings.extend(result.findings)
@@ -254,7 +272,7 @@ def _build(
             totals.append(found.totals.assign(sheet=raw.name))
     if not sheets:
         if not columns_seen:
-            raise NoTableFoundError(name or "o arquivo")
+            raise NoTableFoundError(name or _TEXTS.both("the_file"))  # type: ignore[arg-type]
         if incomplete:
             reasons = [f for found in incomplete.values() for f in found][:3]
             raise ActivityNotComputedError(
@@ -363,24 +381,16 @@ def _overrides_for(overrides: Overrides, sheet: str) -> dict[str, str | None]:
     return dict(overrides)  # type: ignore[arg-type]
 
 
-_NOT_COMPUTED = "dados de atividade não calculados"
-
-
-_NO_TABLE = "nenhuma tabela encontrada"
+# Why a sheet was left out, as ``Inventory.skipped_sheets`` keeps it (in Portuguese), and the
+# key its finding says it with.
+_SKIPPED = ("skip.no_table", "skip.no_emissions_column", "skip.not_computed")
+_REASON_KEYS = {_TEXTS(key, "pt"): key for key in _SKIPPED}
+_NO_TABLE, _NO_EMISSIONS, _NOT_COMPUTED = (_TEXTS(key, "pt") for key in _SKIPPED)
 
 
 def _skipped_findings(skipped: dict[str, str]) -> list[Finding]:
     """A data sheet left out says why; a sheet with no table at all (a cover, instructions:
     prose) is left out silently, listed in ``skipped_sheets`` only: nothing to correct."""
-    reasons_en = {"nenhuma coluna de emissões": "no emissions column",
-                  _NOT_COMPUTED: "activity data not computed"}  # fmt: skip
-    return [
-        Finding(
-            "sheet_skipped",
-            f"Aba ignorada: {reason}.",
-            f"Sheet skipped: {reasons_en[reason]}.",
-            sheet,
-        )
-        for sheet, reason in skipped.items()
-        if reason != _NO_TABLE
-    ]
+    said = {sheet: _TEXTS.both("sheet_skipped", reason=_TEXTS.both(_REASON_KEYS[reason]))
+            for sheet, reason in skipped.items() if reason != _NO_TABLE}  # fmt: skip
+    return [Finding("sheet_skipped", s.pt, s.en, sheet) for sheet, s in said.items()]

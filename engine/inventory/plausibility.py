@@ -53,6 +53,48 @@ from engine.emissions import ActivityInfo, find_activity
 from engine.emissions.units import conversion_factor, dimension
 from engine.formatting import number
 from engine.gases.gwp import SOURCE_GWP_SETS, gwp
+from engine.texts import Both, Texts, lang_of
+
+_TEXTS = Texts(
+    "engine.inventory.plausibility",
+    {
+        "diesel.volume": {"pt": "litro de óleo diesel", "en": "litre of diesel"},
+        "diesel.mass": {"pt": "kg de óleo diesel", "en": "kg of diesel"},
+        "diesel.energy": {"pt": "GJ de óleo diesel", "en": "GJ of diesel"},
+        "gasoline.volume": {"pt": "litro de gasolina", "en": "litre of gasoline"},
+        "gasoline.mass": {"pt": "kg de gasolina", "en": "kg of gasoline"},
+        "gasoline.energy": {"pt": "GJ de gasolina", "en": "GJ of gasoline"},
+        "lpg.mass": {"pt": "kg de GLP", "en": "kg of LPG"},
+        "lpg.volume": {"pt": "litro de GLP", "en": "litre of LPG"},
+        "lpg.energy": {"pt": "GJ de GLP", "en": "GJ of LPG"},
+        "natural_gas.volume": {"pt": "m³ de gás natural", "en": "m³ of natural gas"},
+        "natural_gas.mass": {"pt": "kg de gás natural", "en": "kg of natural gas"},
+        "natural_gas.energy": {"pt": "GJ de gás natural", "en": "GJ of natural gas"},
+        "grid": {"pt": "MWh da rede", "en": "MWh from the grid"},
+        "kg_of": {"pt": "kg de {gas}", "en": "kg of {gas}"},
+        "t_of": {"pt": "t de {name}", "en": "t of {name}"},
+        "implies": {
+            "pt": "a leitura implica {shown} por {what}; a faixa física é {band}",
+            "en": "the reading implies {shown} per {what}; the physical band is {band}",
+        },
+        "fits": {
+            "pt": " (× {times} cabe na faixa: as emissões parecem estar noutra unidade)",
+            "en": " (× {times} fits the band: the emissions look to be in another unit)",
+        },
+        "kind.country": {"pt": "qualquer país", "en": "any country"},
+        "kind.city": {"pt": "qualquer cidade", "en": "any city"},
+        "kind.company": {"pt": "qualquer empresa", "en": "any company"},
+        "kind.any": {"pt": "o mundo inteiro", "en": "the whole world"},
+        "magnitude": {
+            "pt": "A aba '{sheet}' soma {total} t CO2e no ano: mais do que {kind} emite (até "
+            "{ceiling} t). A unidade lida parece {factor}× grande demais; confira a unidade "
+            "das colunas de emissão.",
+            "en": "Sheet '{sheet}' adds up to {total} t CO2e in the year: more than {kind} "
+            "emits (up to {ceiling} t). The unit read looks {factor}× too large; check the "
+            "unit of the emission columns.",
+        },
+    },
+)
 
 POWERS = (1e-6, 1e-3, 1.0, 1e3, 1e6)  # what a mislabelled mass unit is off by (g ... Mt)
 
@@ -67,8 +109,7 @@ class Band:
     gas: str  # 'CO2' or 'CO2e'
     low: float
     high: float
-    what_pt: str  # 'litro de óleo diesel'
-    what_en: str  # 'litre of diesel'
+    what: Both  # 'litro de óleo diesel' / 'litre of diesel'
     decimals: int = 1  # of the bounds, as shown
 
     def contains(self, factor: np.ndarray) -> np.ndarray:
@@ -81,22 +122,22 @@ class Band:
         return f"{low}–{number(self.high, self.decimals, lang)} {self.mass}/{self.unit}"
 
 
-# (product, dimension) -> (unit, mass, low, high, per-unit text pt, en). Derived above.
-_FUEL_BANDS: dict[tuple[str, str], tuple[str, str, float, float, str, str]] = {
-    ("diesel", "volume"): ("L", "kg", 1.9, 3.2, "litro de óleo diesel", "litre of diesel"),
-    ("diesel", "mass"): ("kg", "kg", 2.3, 3.7, "kg de óleo diesel", "kg of diesel"),
-    ("diesel", "energy"): ("GJ", "kg", 55.0, 85.0, "GJ de óleo diesel", "GJ of diesel"),
-    ("gasoline", "volume"): ("L", "kg", 1.4, 2.6, "litro de gasolina", "litre of gasoline"),
-    ("gasoline", "mass"): ("kg", "kg", 1.9, 3.4, "kg de gasolina", "kg of gasoline"),
-    ("gasoline", "energy"): ("GJ", "kg", 45.0, 80.0, "GJ de gasolina", "GJ of gasoline"),
-    ("lpg", "mass"): ("kg", "kg", 2.7, 3.5, "kg de GLP", "kg of LPG"),
-    ("lpg", "volume"): ("L", "kg", 1.3, 2.0, "litro de GLP", "litre of LPG"),
-    ("lpg", "energy"): ("GJ", "kg", 56.0, 68.0, "GJ de GLP", "GJ of LPG"),
-    ("natural_gas", "volume"): ("m³", "kg", 1.8, 2.3, "m³ de gás natural", "m³ of natural gas"),
-    ("natural_gas", "mass"): ("kg", "kg", 2.5, 3.0, "kg de gás natural", "kg of natural gas"),
-    ("natural_gas", "energy"): ("GJ", "kg", 48.0, 60.0, "GJ de gás natural",
-                                "GJ of natural gas"),
-}  # fmt: skip
+# (product, dimension) -> (unit, mass, low, high); the per-unit text is _TEXTS's
+# "product.dimension". Derived above.
+_FUEL_BANDS: dict[tuple[str, str], tuple[str, str, float, float]] = {
+    ("diesel", "volume"): ("L", "kg", 1.9, 3.2),
+    ("diesel", "mass"): ("kg", "kg", 2.3, 3.7),
+    ("diesel", "energy"): ("GJ", "kg", 55.0, 85.0),
+    ("gasoline", "volume"): ("L", "kg", 1.4, 2.6),
+    ("gasoline", "mass"): ("kg", "kg", 1.9, 3.4),
+    ("gasoline", "energy"): ("GJ", "kg", 45.0, 80.0),
+    ("lpg", "mass"): ("kg", "kg", 2.7, 3.5),
+    ("lpg", "volume"): ("L", "kg", 1.3, 2.0),
+    ("lpg", "energy"): ("GJ", "kg", 56.0, 68.0),
+    ("natural_gas", "volume"): ("m³", "kg", 1.8, 2.3),
+    ("natural_gas", "mass"): ("kg", "kg", 2.5, 3.0),
+    ("natural_gas", "energy"): ("GJ", "kg", 48.0, 60.0),
+}
 _PINT_UNITS = {"m³": "m**3"}
 _CARBONATE_MAX = 0.53  # t CO2/t: magnesite 0.52197, IPCC 2006 Vol. 3 Ch. 2 Table 2.1
 _GRID_MAX = 1.2  # t CO2/MWh
@@ -127,24 +168,24 @@ def band_for(activity_id: str, unit: str) -> Band | None:
     if info.method == "electricity":
         if kind != "energy":
             return None
-        return Band("MWh", "t", "CO2", 0.0, _GRID_MAX, "MWh da rede", "MWh from the grid")
+        return Band("MWh", "t", "CO2", 0.0, _GRID_MAX, _TEXTS.both("grid"))
     if info.method == "refrigerant":
         top = _max_gwp(info.gas or "")
         if kind != "mass" or top is None:
             return None
         gas = info.gas or ""
-        return Band("kg", "t", "CO2e", 0.0, top / 1000, f"kg de {gas}", f"kg of {gas}", 3)
+        return Band("kg", "t", "CO2e", 0.0, top / 1000, _TEXTS.both("kg_of", gas=gas), 3)
     if info.method == "carbonate":
         if kind != "mass":
             return None
         name = info.name
-        return Band("t", "t", "CO2", 0.0, _CARBONATE_MAX, f"t de {name['pt']}",
-                    f"t of {name['en']}", 2)  # fmt: skip
+        what = _TEXTS.both("t_of", name=Both(name["pt"], name["en"]))  # the activity's name
+        return Band("t", "t", "CO2", 0.0, _CARBONATE_MAX, what, 2)
     found = _FUEL_BANDS.get((info.fuel or "", kind))
     if found is None:
         return None
-    reference, mass, low, high, what_pt, what_en = found
-    return Band(reference, mass, "CO2", low, high, what_pt, what_en)
+    reference, mass, low, high = found
+    return Band(reference, mass, "CO2", low, high, _TEXTS.both(f"{info.fuel}.{kind}"))
 
 
 def implied_factors(
@@ -203,24 +244,11 @@ class Judgement:
     def message(self, lang: str = "pt") -> str:
         """'a leitura implica 2.676 kg CO2 por litro de óleo diesel; a faixa física é
         1,9–3,2 kg/L', and the power of 1,000 that fits when one does."""
-        pt = lang.lower().startswith("pt")
-        band, code = self.band, "pt" if pt else "en"
+        band, code = self.band, lang_of(lang)
         shown = f"{significant(self.implied, code)} {band.mass} {self.gas or band.gas}"
-        what = band.what_pt if pt else band.what_en
-        if pt:
-            text = (f"a leitura implica {shown} por {what}; a faixa física é "
-                    f"{band.range_text(code)}")  # fmt: skip
-        else:
-            text = f"the reading implies {shown} per {what}; the physical band is " + (
-                band.range_text(code)
-            )
+        text = _TEXTS("implies", code, shown=shown, what=band.what, band=band.range_text(code))
         if self.scale not in (None, 1.0):
-            times = _power_text(self.scale or 1.0, code)
-            text += (
-                f" (× {times} cabe na faixa: as emissões parecem estar noutra unidade)"
-                if pt
-                else f" (× {times} fits the band: the emissions look to be in another unit)"
-            )
+            text += _TEXTS("fits", code, times=_power_text(self.scale or 1.0, code))
         return text
 
 
@@ -301,12 +329,6 @@ def sheet_scale(requests: pd.DataFrame, stated_t: pd.Series) -> float | None:
 # 2e8 (Shanghai, Tokyo); a company's Scopes 1-3, the largest oil producers' included, under
 # 5e9 and a single facility's under 1e8 (the largest power plants emit about 4e7).
 _CEILINGS: dict[str, float] = {"country": 2e10, "city": 5e8, "company": 5e9, "any": 6e10}
-_KIND_NAMES = {
-    "country": ("qualquer país", "any country"),
-    "city": ("qualquer cidade", "any city"),
-    "company": ("qualquer empresa", "any company"),
-    "any": ("o mundo inteiro", "the whole world"),
-}
 
 
 def inventory_kind(rows: pd.DataFrame, years: int) -> str:
@@ -327,13 +349,16 @@ def magnitude_message(sheet: str, total: float, kind: str) -> tuple[str, str] | 
     if not np.isfinite(total) or abs(total) <= ceiling:
         return None
     power = next((p for p in (1e-3, 1e-6, 1e-9) if abs(total) * p <= ceiling), 1e-9)
-    pt_name, en_name = _KIND_NAMES.get(kind, _KIND_NAMES["any"])
-    factor_pt, factor_en = number(1 / power, 0, "pt"), number(1 / power, 0, "en")
-    return (
-        f"A aba '{sheet}' soma {number(total, 0, 'pt')} t CO2e no ano: mais do que {pt_name} "
-        f"emite (até {number(ceiling, 0, 'pt')} t). A unidade lida parece {factor_pt}× grande "
-        "demais; confira a unidade das colunas de emissão.",
-        f"Sheet '{sheet}' adds up to {number(total, 0, 'en')} t CO2e in the year: more than "
-        f"{en_name} emits (up to {number(ceiling, 0, 'en')} t). The unit read looks "
-        f"{factor_en}× too large; check the unit of the emission columns.",
+    said = _TEXTS.both(
+        "magnitude",
+        sheet=sheet,
+        total=_both_number(total),
+        kind=_TEXTS.both(f"kind.{kind}" if kind in _CEILINGS else "kind.any"),
+        ceiling=_both_number(ceiling),
+        factor=_both_number(1 / power),
     )
+    return said.pt, said.en
+
+
+def _both_number(value: float) -> Both:
+    return Both(number(value, 0, "pt"), number(value, 0, "en"))

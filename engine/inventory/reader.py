@@ -32,6 +32,7 @@ from engine.inventory.errors import (
     TooManyRowsError,
     UnsupportedFormatError,
 )
+from engine.texts import Texts
 
 Kind = Literal["xlsx", "xls", "ods", "csv"]
 EXTENSIONS: dict[str, Kind] = {
@@ -42,14 +43,33 @@ EXTENSIONS: dict[str, Kind] = {
     ".csv": "csv",
     ".txt": "csv",
 }
-_KIND_NAMES = {
-    "xlsx": ("uma pasta de trabalho Excel (.xlsx)", "an Excel workbook (.xlsx)"),
-    "xls": ("uma pasta de trabalho Excel 97-2003 (.xls)", "an Excel 97-2003 workbook (.xls)"),
-    "ods": ("uma planilha OpenDocument (.ods)", "an OpenDocument spreadsheet (.ods)"),
-    "csv": ("texto (CSV)", "text (CSV)"),
-    "zip": ("um arquivo ZIP sem planilha", "a ZIP archive without a spreadsheet"),
-    "binary": ("um arquivo binário desconhecido", "an unknown binary file"),
-}
+# What a file's content is, by what ``_sniff`` finds, in the words of a format mismatch.
+_TEXTS = Texts(
+    "engine.inventory.reader",
+    {
+        "kind.xlsx": {
+            "pt": "uma pasta de trabalho Excel (.xlsx)",
+            "en": "an Excel workbook (.xlsx)",
+        },
+        "kind.xls": {
+            "pt": "uma pasta de trabalho Excel 97-2003 (.xls)",
+            "en": "an Excel 97-2003 workbook (.xls)",
+        },
+        "kind.ods": {
+            "pt": "uma planilha OpenDocument (.ods)",
+            "en": "an OpenDocument spreadsheet (.ods)",
+        },
+        "kind.csv": {"pt": "texto (CSV)", "en": "text (CSV)"},
+        "kind.zip": {
+            "pt": "um arquivo ZIP sem planilha",
+            "en": "a ZIP archive without a spreadsheet",
+        },
+        "kind.binary": {
+            "pt": "um arquivo binário desconhecido",
+            "en": "an unknown binary file",
+        },
+    },
+)
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ENCRYPTED_OOXML = "EncryptionInfo".encode("utf-16-le")
 _DIMENSION = re.compile(
@@ -148,10 +168,7 @@ def _checked_kind(
     if actual == "corrupt-zip":
         raise CorruptFileError(filename)
     if actual != expected:
-        pt, en = _KIND_NAMES[actual]
-        error = FormatMismatchError(filename, en)
-        error.message_pt = error.message_pt.replace(en, pt)
-        raise error
+        raise FormatMismatchError(filename, _TEXTS.both(f"kind.{actual}"))  # type: ignore[arg-type]
     if expected in ("xlsx", "ods"):
         _check_archive_once(data, filename, limits, {} if scanned is None else scanned)
     return expected

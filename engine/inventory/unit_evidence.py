@@ -30,6 +30,54 @@ from engine.inventory.reconcile import UnitEvidence, UnitSource
 from engine.inventory.table import SheetTable, column_letter
 from engine.inventory.units import UNIT_NAMES, mass_unit
 from engine.protocol import fold
+from engine.texts import Both, Texts
+
+_TEXTS = Texts(
+    "engine.inventory.unit_evidence",
+    {
+        "scale.up": {"pt": "× {amount} para t", "en": "× {amount} to t"},
+        "scale.down": {"pt": "÷ {amount} para t", "en": "÷ {amount} to t"},
+        "where.header": {"pt": "no cabeçalho da coluna{of}", "en": "in the header of column{of}"},
+        "where.units_row": {
+            "pt": "na linha de unidades, coluna{of}",
+            "en": "in the units row, column{of}",
+        },
+        "where.group_header": {
+            "pt": "no grupo de cabeçalho sobre a coluna{of}",
+            "en": "in the header group over column{of}",
+        },
+        "where.unit_column": {
+            "pt": "na coluna de unidade '{column}'",
+            "en": "in the unit column '{column}'",
+        },
+        "per_row": {
+            "pt": "{where}: uma unidade por linha ({names})",
+            "en": "{where}: a unit per row ({names})",
+        },
+        "where.label_header": {
+            "pt": "na célula {cell} (cabeçalho dos rótulos)",
+            "en": "in cell {cell} (the labels' header)",
+        },
+        "where.note": {"pt": "na nota sob a tabela", "en": "in the note below the table"},
+        "where.title": {"pt": "no título acima da tabela", "en": "in the title above the table"},
+        "where.sheet_name": {"pt": "no nome da aba", "en": "in the sheet's name"},
+        "user": {"pt": "escolhida pelo usuário{scale}", "en": "chosen by the user{scale}"},
+        "check": {
+            "pt": "pela conferência com {names}, de unidade comprovada → {scale}",
+            "en": "from the check against {names}, whose unit is proven → {scale}",
+        },
+        "plausibility": {
+            "pt": "pelo fator que '{said}' implica sobre as quantidades da linha (faixa física) "
+            "→ {scale}",
+            "en": "from the factor '{said}' implies over the row's quantities (physical band) → "
+            "{scale}",
+        },
+        "missing": {
+            "pt": "unidade não informada em lugar nenhum: lida como {assumed} até que você escolha",
+            "en": "no unit stated anywhere: read as {assumed} until you choose",
+        },
+    },
+)
 
 # A title or note states the table's unit only when it speaks of the values: "Emissões em Gg",
 # "Unidade: t CO2e", "(Gg)", "million metric tons of CO2e"; "Inventário 2023 da empresa T" is
@@ -42,31 +90,31 @@ _UNIT_ONLY = re.compile(r"^\W*(?:em |in )?[a-z0-9 ]{1,24}\W*$")
 
 def scale_text(factor: float, language: str) -> str:
     """'× 1.000 para t' / '× 1,000 to t' (or '= t')."""
+    return _scale(factor)[language]
+
+
+def _scale(factor: float) -> Both:
     if factor == 1.0:
-        return "= t"
-    if factor > 1:
-        amount = number(factor, 0, language)
-        return f"× {amount} para t" if language == "pt" else f"× {amount} to t"
-    amount = number(1 / factor, 0, language)
-    return f"÷ {amount} para t" if language == "pt" else f"÷ {amount} to t"
+        return Both("= t", "= t")  # a symbol, the same in both languages
+    key, amount = ("scale.up", factor) if factor > 1 else ("scale.down", 1 / factor)
+    return _TEXTS.both(key, amount=Both(number(amount, 0, "pt"), number(amount, 0, "en")))
+
+
+def _where(where: Both | tuple[str, str]) -> Both:
+    return where if isinstance(where, Both) else Both(*where)
 
 
 def _quote(text: str) -> str:
     return " ".join(str(text).split())[:80]
 
 
-def make(column: str, factor: float, source: UnitSource, text: str, where: tuple[str, str]):
+def make(
+    column: str, factor: float, source: UnitSource, text: str, where: Both | tuple[str, str]
+) -> UnitEvidence:
     """One column's unit and where it was read, in both languages."""
     unit = UNIT_NAMES.get(factor, f"{factor:g} t")
-    said = _quote(text)
-    return UnitEvidence(
-        column,
-        unit,
-        factor,
-        source,
-        f"'{said}' {where[0]} → {scale_text(factor, 'pt')}",
-        f"'{said}' {where[1]} → {scale_text(factor, 'en')}",
-    )
+    said = f"'{_quote(text)}' " + _where(where) + " → " + _scale(factor)
+    return UnitEvidence(column, unit, factor, source, said.pt, said.en)
 
 
 def header_evidence(table: SheetTable, column: str) -> UnitEvidence | None:
@@ -84,14 +132,7 @@ def header_evidence(table: SheetTable, column: str) -> UnitEvidence | None:
         last = position == len(parts) - 1
         units_row = last and len(parts) > 1 and _UNIT_ONLY.match(F.words(parts[position]))
         source: UnitSource = "units_row" if units_row else ("header" if last else "group_header")
-        of = (f" {cell}", f" {cell}") if cell else ("", "")
-        where = {
-            "header": (f"no cabeçalho da coluna{of[0]}", f"in the header of column{of[1]}"),
-            "units_row": (f"na linha de unidades, coluna{of[0]}",
-                          f"in the units row, column{of[1]}"),
-            "group_header": (f"no grupo de cabeçalho sobre a coluna{of[0]}",
-                             f"in the header group over column{of[1]}"),
-        }[source]  # fmt: skip
+        where = _TEXTS.both(f"where.{source}", of=f" {cell}" if cell else "")
         return make(column, found[0], source, parts[position], where)
     return None
 
@@ -104,17 +145,13 @@ def unit_column_evidence(
     if known.empty:
         return None
     distinct = sorted(set(known))
-    where = (f"na coluna de unidade '{_quote(unit_column)}'",
-             f"in the unit column '{_quote(unit_column)}'")  # fmt: skip
+    where = _TEXTS.both("where.unit_column", column=_quote(unit_column))
     if len(distinct) == 1:
         said = str(texts[known.index[0]])
         return make(column, distinct[0], "unit_column", said, where)
     names = ", ".join(UNIT_NAMES.get(f, f"{f:g} t") for f in distinct)
-    return UnitEvidence(
-        column, names, None, "unit_column",
-        f"{where[0]}: uma unidade por linha ({names})",
-        f"{where[1]}: a unit per row ({names})",
-    )  # fmt: skip
+    said = _TEXTS.both("per_row", where=where, names=names)
+    return UnitEvidence(column, names, None, "unit_column", said.pt, said.en)
 
 
 def context_evidence(table: SheetTable, column: str, labels: list[str]) -> UnitEvidence | None:
@@ -126,23 +163,17 @@ def context_evidence(table: SheetTable, column: str, labels: list[str]) -> UnitE
         found = mass_unit(label)
         if found is not None:
             cell = f"{column_letter(table.columns.index(label))}{table.header_rows[0]}"
-            where = (f"na célula {cell} (cabeçalho dos rótulos)",
-                     f"in cell {cell} (the labels' header)")  # fmt: skip
+            where = _TEXTS.both("where.label_header", cell=cell)
             return make(column, found[0], "label_header", label, where)
     for line in table.context:
         found = _stated_unit(line)
         if found is None:
             continue
         source: UnitSource = "note" if line in table.notes else "title"
-        where = (
-            ("na nota sob a tabela", "in the note below the table")
-            if source == "note"
-            else ("no título acima da tabela", "in the title above the table")
-        )
-        return make(column, found[0], source, line, where)
+        return make(column, found[0], source, line, _TEXTS.both(f"where.{source}"))
     found = mass_unit(table.sheet)
     if found is not None:
-        where = ("no nome da aba", "in the sheet's name")
+        where = _TEXTS.both("where.sheet_name")
         return make(column, found[0], "sheet_name", table.sheet, where)
     return None
 
@@ -164,51 +195,36 @@ def _stated_unit(line: str) -> tuple[float, str] | None:
 def user_evidence(column: str, unit: str, *, quantity: bool = False) -> UnitEvidence:
     """The unit the user chose: of emissions (to t), or of a quantity of activity data."""
     factor = None if quantity else {name: f for f, name in UNIT_NAMES.items()}[unit]
-    scale = ("", "") if factor is None else (
-        f" → {scale_text(factor, 'pt')}", f" → {scale_text(factor, 'en')}"
-    )  # fmt: skip
-    return UnitEvidence(
-        column, unit, factor, "user",
-        f"escolhida pelo usuário{scale[0]}", f"chosen by the user{scale[1]}",
-    )  # fmt: skip
+    said = _TEXTS.both("user", scale="" if factor is None else " → " + _scale(factor))
+    return UnitEvidence(column, unit, factor, "user", said.pt, said.en)
 
 
 def quantity_evidence(
-    column: str, unit: str, source: UnitSource, text: str, where: tuple[str, str]
+    column: str, unit: str, source: UnitSource, text: str, where: Both | tuple[str, str]
 ) -> UnitEvidence:
     """The unit of a quantity of activity data (L, m³, MWh, kg): converted by the factor
     library, so no factor to t."""
-    said = _quote(text)
-    return UnitEvidence(column, unit, None, source, f"'{said}' {where[0]}", f"'{said}' {where[1]}")
+    said = f"'{_quote(text)}' " + _where(where)
+    return UnitEvidence(column, unit, None, source, said.pt, said.en)
 
 
 def derived_evidence(column: str, factor: float, anchors: list[str]) -> UnitEvidence:
     """A column whose unit no text states, fixed by the row checks against proven columns."""
     unit = UNIT_NAMES.get(factor, f"{factor:g} t")
     names = ", ".join(f"'{_quote(a)}'" for a in anchors[:3])
-    return UnitEvidence(
-        column, unit, factor, "check",
-        f"pela conferência com {names}, de unidade comprovada → {scale_text(factor, 'pt')}",
-        f"from the check against {names}, whose unit is proven → {scale_text(factor, 'en')}",
-    )  # fmt: skip
+    said = _TEXTS.both("check", names=names, scale=_scale(factor))
+    return UnitEvidence(column, unit, factor, "check", said.pt, said.en)
 
 
 def plausibility_evidence(column: str, factor: float, judged: str) -> UnitEvidence:
     """A unit no text states, proven by the factor the sheet's activity data implies."""
     unit = UNIT_NAMES.get(factor, f"{factor:g} t")
     said = _quote(judged)
-    return UnitEvidence(
-        column, unit, factor, "plausibility",
-        f"pelo fator que '{said}' implica sobre as quantidades da linha (faixa física) → "
-        f"{scale_text(factor, 'pt')}",
-        f"from the factor '{said}' implies over the row's quantities (physical band) → "
-        f"{scale_text(factor, 'en')}",
-    )  # fmt: skip
+    text = _TEXTS.both("plausibility", said=said, scale=_scale(factor))
+    return UnitEvidence(column, unit, factor, "plausibility", text.pt, text.en)
 
 
 def missing_evidence(column: str, assumed: str = "t") -> UnitEvidence:
-    return UnitEvidence(
-        column, assumed, 1.0 if assumed == "t" else None, "default",
-        f"unidade não informada em lugar nenhum: lida como {assumed} até que você escolha",
-        f"no unit stated anywhere: read as {assumed} until you choose",
-    )  # fmt: skip
+    said = _TEXTS.both("missing", assumed=assumed)
+    return UnitEvidence(column, assumed, 1.0 if assumed == "t" else None, "default", said.pt,
+                        said.en)  # fmt: skip

@@ -35,10 +35,49 @@ from engine.inventory.reconcile import (
     SheetCheck,
     agrees,
 )
+from engine.texts import Both, Texts
 
 _SET_IN_NAME = re.compile(r"\b(ar ?[456]|sar|tar|gtp)\b")
 _SUMMARY_NAME = re.compile(r"\b(resumo|sumario|summary|consolidado|consolidated|totais|overview)\b")
 _MIN_OVERLAP = 0.6
+
+_TEXTS = Texts(
+    "engine.inventory.views",
+    {
+        "view_skipped": {
+            "pt": "Aba '{sheet}' não somada: é outra visão dos mesmos dados (GWP {label}).",
+            "en": "Sheet '{sheet}' not added: another view of the same data (GWP {label}).",
+        },
+        "view_used": {
+            "pt": " Usada para conferir as abas por gás.",
+            "en": " Used to check the per-gas sheets.",
+        },
+        "checked_by": {"pt": "Conferida pela aba '{by}'.", "en": "Checked by sheet '{by}'."},
+        "summary": {
+            "pt": "A aba '{sheet}' resume as demais ({names}): confere por escopo em "
+            "{agreeing} de {compared}; não somada.",
+            "en": "Sheet '{sheet}' summarises the others ({names}): matches by scope in "
+            "{agreeing} of {compared}; not added.",
+        },
+        "view_equals": {
+            "pt": "A aba '{sheet}' confere com as abas por gás ({names}) × GWP {view_set} em "
+            "{agreeing} de {compared} valores; os totais vêm das abas por gás, com {gwp_set}.",
+            "en": "Sheet '{sheet}' equals the per-gas sheets ({names}) × {view_set} GWPs in "
+            "{agreeing} of {compared} values; the totals come from the per-gas sheets, with "
+            "{gwp_set}.",
+        },
+        "fossil_methane": {
+            "pt": " Em {count} valores a aba usa para o metano um GWP entre {low:g} e {high:g} "
+            "(metano fóssil, como nas emissões fugitivas): uma escolha de GWP, não um erro.",
+            "en": " In {count} values the sheet uses a methane GWP between {low:g} and {high:g} "
+            "(fossil methane, as for fugitive emissions): a GWP choice, not an error.",
+        },
+        "apart_by_1000": {
+            "pt": " Os valores diferem por um fator de 1.000: as unidades não estão informadas.",
+            "en": " The values differ by a factor of 1,000: the units are not stated.",
+        },
+    },
+)
 
 
 @dataclass
@@ -100,16 +139,10 @@ def resolve_views(
             label = gwp_set_named(f"{view.name} {view.title}") or "?"
             checked = bool(per_gas) and label in SOURCE_GWP_SETS
             skipped[view.name] = f"outra visão dos mesmos dados (GWP {label})"
-            use_pt = " Usada para conferir as abas por gás." if checked else ""
-            use_en = " Used to check the per-gas sheets." if checked else ""
-            findings.append(Finding(
-                "sheet_is_a_view",
-                f"Aba '{view.name}' não somada: é outra visão dos mesmos dados (GWP {label})."
-                + use_pt,
-                f"Sheet '{view.name}' not added: another view of the same data (GWP {label})."
-                + use_en,
-                view.name,
-            ))  # fmt: skip
+            said = _TEXTS.both("view_skipped", sheet=view.name, label=label)
+            if checked:
+                said += _TEXTS.both("view_used")
+            findings.append(Finding("sheet_is_a_view", said.pt, said.en, view.name))
     kept = [s for s in sheets if s.name in kept_names]
     kept = _without_summaries(kept, checks, findings, skipped)
     return Resolved(kept, checks, findings, skipped)
@@ -122,8 +155,8 @@ def _confirmed_by(sheets: list[SheetData], by: str) -> None:
             sheet.check = replace(
                 sheet.check,
                 status=RECONCILED,
-                message_pt=f"Conferida pela aba '{by}'.",
-                message_en=f"Checked by sheet '{by}'.",
+                message_pt=_TEXTS("checked_by", "pt", by=by),
+                message_en=_TEXTS("checked_by", "en", by=by),
             )
 
 
@@ -156,10 +189,8 @@ def _without_summaries(sheets, checks, findings, skipped) -> list[SheetData]:
         kept.remove(sheet)
         agreeing, compared = int(hits.sum()), len(hits)
         names = ", ".join(s.name for s in others)
-        pt = (f"A aba '{sheet.name}' resume as demais ({names}): confere por escopo em "
-              f"{agreeing} de {compared}; não somada.")  # fmt: skip
-        en = (f"Sheet '{sheet.name}' summarises the others ({names}): matches by scope in "
-              f"{agreeing} of {compared}; not added.")  # fmt: skip
+        pt, en = _pair(_TEXTS.both("summary", sheet=sheet.name, names=names,
+                                   agreeing=agreeing, compared=compared))  # fmt: skip
         status = RECONCILED if hits.all() else CONFLICT
         if hits.all():
             _confirmed_by(others, sheet.name)
@@ -255,30 +286,18 @@ def _compare(
         latest = max(str(y) for y in years if not pd.isna(y))
         headline = common[[str(y) == latest for y in years]]
     names = ", ".join(s.name for s in per_gas)
-    pt = (f"A aba '{view.name}' confere com as abas por gás ({names}) × GWP {view_set} em "
-          f"{agreeing} de {compared} valores; os totais vêm das abas por gás, com "
-          f"{gwp_set}.")  # fmt: skip
-    en = (f"Sheet '{view.name}' equals the per-gas sheets ({names}) × {view_set} GWPs in "
-          f"{agreeing} of {compared} values; the totals come from the per-gas sheets, with "
-          f"{gwp_set}.")  # fmt: skip
+    said = _TEXTS.both("view_equals", sheet=view.name, names=names, view_set=view_set,
+                       agreeing=agreeing, compared=compared, gwp_set=gwp_set)  # fmt: skip
     if fossil_methane.any():
-        count = int(fossil_methane.sum())
         low, high = CH4_GWP_RANGE[view_set]
-        pt += (
-            f" Em {count} valores a aba usa para o metano um GWP entre {low:g} e {high:g} "
-            "(metano fóssil, como nas emissões fugitivas): uma escolha de GWP, não um erro."
-        )
-        en += (
-            f" In {count} values the sheet uses a methane GWP between {low:g} and {high:g} "
-            "(fossil methane, as for fugitive emissions): a GWP choice, not an error."
-        )
+        said += _TEXTS.both("fossil_methane", count=int(fossil_methane.sum()), low=low, high=high)
+    pt, en = _pair(said)
     evidence = Evidence("views", compared, agreeing, pt, en)
     status = RECONCILED if compared and agreeing == compared else CONFLICT
     unproven = any(s.check is not None and s.check.status == AMBIGUOUS for s in [view, *per_gas])
     if status == CONFLICT and unproven and _apart_by_a_power_of_1000(ours, theirs, common):
         status = AMBIGUOUS  # two sheets of unstated units, 1,000 apart: which one is off?
-        pt += " Os valores diferem por um fator de 1.000: as unidades não estão informadas."
-        en += " The values differ by a factor of 1,000: the units are not stated."
+        pt, en = _pair(said + _TEXTS.both("apart_by_1000"))
     return SheetCheck(
         view.name, status, float(ours.loc[headline].sum()), float(theirs.loc[headline].sum()),
         compared, agreeing, pt, en, (evidence,),
@@ -310,3 +329,7 @@ def _apart_by_a_power_of_1000(ours: pd.Series, theirs: pd.Series, common) -> boo
         return False
     ratios = b[both] / a[both]
     return any(bool(np.all(agrees(ratios, p))) for p in (1e-6, 1e-3, 1e3, 1e6))
+
+
+def _pair(said: Both) -> tuple[str, str]:
+    return said.pt, said.en
