@@ -26,6 +26,7 @@ from application.workspace import Workspace
 from engine import AekoImprovementPlan
 from engine.inventory import Inventory
 from store import StoreError
+from store.repositories import InventoryRecord
 
 # A measure file larger than this is not copied into a run document (16 MB at most in all):
 # such an analysis runs in the page's process instead.
@@ -124,6 +125,7 @@ class AnalysisRequest:
 class Prepared:
     """What ``inventories.analyse`` takes, rebuilt where the analysis runs."""
 
+    record: InventoryRecord
     data: bytes
     inventory: Inventory
     factors: FactorFile | None
@@ -152,7 +154,7 @@ def prepare(workspace: Workspace, request: AnalysisRequest) -> Prepared:
             previous = workspace.store.plans(workspace.user.id).get(request.previous_plan_id)
         except StoreError:  # deleted since: the analysis goes on without it, as a new one
             previous = None
-    return Prepared(data, inventory, factors, planning, previous)
+    return Prepared(record, data, inventory, factors, planning, previous)
 
 
 def _plain(row: Mapping[str, Any]) -> dict[str, Any]:

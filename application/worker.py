@@ -206,11 +206,10 @@ def _items(
         return chat.run_accepted(workspace, accepted, checkpointer=saver)
     analysis = AnalysisRequest.from_document(request)
     prepared = prepare(workspace, analysis)
-    record = workspace.store.inventories(workspace.user.id).get(analysis.inventory_id)
     return inventories.analyse(
         workspace, analysis.name, prepared.data, prepared.inventory,
         previous=prepared.previous, factors=prepared.factors, planning=prepared.planning,
-        run_id=run_id, units=analysis.units, record=record, checkpointer=saver,
+        run_id=run_id, units=analysis.units, record=prepared.record, checkpointer=saver,
     )  # fmt: skip
 
 

@@ -72,7 +72,7 @@ class Workspace:
         if cap is None:
             return None
         user_id, today = str(self.user.id), _today()
-        most = cap * min(max(self.run_share, 0.0), 1.0) or cap
+        most = self._most(cap)
         waiting = queued_usage(self.outbox)
         try:
             spending = self.store.spending(self.user.id)
@@ -101,10 +101,14 @@ class Workspace:
         if cap is None or error.limit != "cost_usd" or (error.usage and error.usage.calls):
             return None
         hold = SPENT.held(run_id)
-        most = cap * min(max(self.run_share, 0.0), 1.0) or cap
+        most = self._most(cap)
         if hold is None or hold.usd >= most:
             return None
         return DailyCapReachedError(cap)
+
+    def _most(self, cap: float) -> float:
+        """The most one run reserves of the day's ``cap`` (``run_share`` of it)."""
+        return cap * min(max(self.run_share, 0.0), 1.0) or cap
 
     def _budget_offline(self, run_id: str, cap: float, most: float) -> RunBudget:
         """The database is away: what this process last knew, its own holds, the outbox."""
