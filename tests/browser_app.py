@@ -79,3 +79,33 @@ def start_app(
         process.wait(timeout=30)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+def embedded_port(tmp_path_factory, app: str) -> int:
+    """The port of the embedded database the app named ``app`` started (its data folder)."""
+    import json
+
+    [state] = sorted(tmp_path_factory.getbasetemp().glob(f"{app}-data[0-9]*/server.json"))
+    return json.loads(state.read_text())["port"]
+
+
+def collection(tmp_path_factory, app: str, db: str, name: str) -> list[dict]:
+    """Every document of ``db.name`` on the embedded database ``app`` started."""
+    from pymongo import MongoClient
+
+    uri = f"mongodb://127.0.0.1:{embedded_port(tmp_path_factory, app)}"
+    with MongoClient(uri, serverSelectionTimeoutMS=20_000) as client:
+        return list(client[db][name].find({}))
+
+
+def start_worker(tmp_path_factory, env: dict, name: str) -> subprocess.Popen:
+    """``python worker.py``, as ./dev.sh app starts it, with the given environment."""
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in {"GEMINI_API_KEY", "MONGODB_URI"}}  # fmt: skip
+    environment.update(env)
+    environment["AEKO_DATA_DIR"] = str(tmp_path_factory.mktemp(f"{name}-data"))
+    log = tmp_path_factory.mktemp(f"{name}-logs") / "worker.log"
+    return subprocess.Popen(
+        [sys.executable, "worker.py"], cwd=ROOT, env=environment,
+        stdout=log.open("wb"), stderr=subprocess.STDOUT,
+    )  # fmt: skip

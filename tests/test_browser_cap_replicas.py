@@ -8,12 +8,8 @@ the cap bites. A FAQ turn costs about US$ 0.002 priced so, and a run's next call
 its worst case (about US$ 0.003: its prompt and 1,024 output tokens), so a cap of US$ 0.008
 (a run reserves at most half) pays for a few turns in all."""
 
-import json
-import os
 import re
 import signal
-import subprocess
-import sys
 import time
 from datetime import UTC, datetime
 
@@ -21,7 +17,7 @@ import pytest
 from genai_prices import Usage, calc_price
 from playwright.sync_api import expect
 
-from tests.browser_app import ROOT, WAIT_MS, start_app
+from tests.browser_app import WAIT_MS, collection, embedded_port, start_app, start_worker
 
 PRICED_AS = "gemini-2.5-flash"
 CAP_USD = 0.008
@@ -40,28 +36,11 @@ MAX_ROUNDS = 12  # a bound for a cap that never bites, not a limit on the app
 
 
 def _port(tmp_path_factory) -> int:
-    [state] = sorted(tmp_path_factory.getbasetemp().glob("cap-a-data[0-9]*/server.json"))
-    return json.loads(state.read_text())["port"]
+    return embedded_port(tmp_path_factory, "cap-a")
 
 
 def _collection(tmp_path_factory, name: str) -> list[dict]:
-    from pymongo import MongoClient
-
-    uri = f"mongodb://127.0.0.1:{_port(tmp_path_factory)}"
-    with MongoClient(uri, serverSelectionTimeoutMS=20_000) as client:
-        return list(client[DB][name].find({}))
-
-
-def _start_worker(tmp_path_factory, env: dict) -> subprocess.Popen:
-    environment = {key: value for key, value in os.environ.items()
-                   if key not in {"GEMINI_API_KEY", "MONGODB_URI"}}  # fmt: skip
-    environment.update(env)
-    environment["AEKO_DATA_DIR"] = str(tmp_path_factory.mktemp("cap-worker-data"))
-    log = tmp_path_factory.mktemp("cap-worker-logs") / "worker.log"
-    return subprocess.Popen(
-        [sys.executable, "worker.py"], cwd=ROOT, env=environment,
-        stdout=log.open("wb"), stderr=subprocess.STDOUT,
-    )  # fmt: skip
+    return collection(tmp_path_factory, "cap-a", DB, name)
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +64,7 @@ def capped(tmp_path_factory, browser):
     joined = {**env, "MONGODB_URI": f"mongodb://127.0.0.1:{_port(tmp_path_factory)}"}
     second = start_app(tmp_path_factory, "cap-b", env=joined)
     url_b = next(second)
-    worker = _start_worker(tmp_path_factory, joined)
+    worker = start_worker(tmp_path_factory, joined, "cap-worker")
     yield url_a, url_b, worker.pid
     if worker.poll() is None:
         worker.send_signal(signal.SIGTERM)

@@ -6,18 +6,21 @@ other reports cut, once, with what its finished agents had spent counted once.
 The first app starts the embedded database; the others reach it by its address, as
 replicas reach one MongoDB. Each has a data folder of its own (no shared disk)."""
 
-import json
-import os
 import re
 import signal
-import subprocess
-import sys
 import time
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_app import PROCESSES, ROOT, WAIT_MS, start_app
+from tests.browser_app import (
+    PROCESSES,
+    WAIT_MS,
+    collection,
+    embedded_port,
+    start_app,
+    start_worker,
+)
 
 # Each offline answer waits this long: a turn takes about 20 s, so a page opened on the other
 # process under a loaded CI machine still finds it running (a turn that ended is shown from
@@ -29,16 +32,11 @@ AT_WORK = re.compile(r"(Roteador|Analista|FAQ|Orquestrador|Guardrail)[^\n]*…")
 
 
 def _port(tmp_path_factory) -> int:
-    [state] = sorted(tmp_path_factory.getbasetemp().glob("replica-a-data[0-9]*/server.json"))
-    return json.loads(state.read_text())["port"]
+    return embedded_port(tmp_path_factory, "replica-a")
 
 
 def _collection(tmp_path_factory, name: str) -> list[dict]:
-    from pymongo import MongoClient
-
-    uri = f"mongodb://127.0.0.1:{_port(tmp_path_factory)}"
-    with MongoClient(uri, serverSelectionTimeoutMS=20_000) as client:
-        return list(client[DB][name].find({}))
+    return collection(tmp_path_factory, "replica-a", DB, name)
 
 
 @pytest.fixture(scope="module")
@@ -142,19 +140,6 @@ def test_a_process_that_dies_mid_run_leaves_a_run_the_other_reports_cut_once(
 # --- pages apart from workers (issue #24, point 5) ------------------------------------------
 
 
-def _start_worker(tmp_path_factory, env: dict, name: str) -> subprocess.Popen:
-    """``python worker.py``, as ./dev.sh app starts it, on the app's database."""
-    environment = {key: value for key, value in os.environ.items()
-                   if key not in {"GEMINI_API_KEY", "MONGODB_URI"}}  # fmt: skip
-    environment.update(env)
-    environment["AEKO_DATA_DIR"] = str(tmp_path_factory.mktemp(f"{name}-data"))
-    log = tmp_path_factory.mktemp(f"{name}-logs") / "worker.log"
-    return subprocess.Popen(
-        [sys.executable, "worker.py"], cwd=ROOT, env=environment,
-        stdout=log.open("wb"), stderr=subprocess.STDOUT,
-    )  # fmt: skip
-
-
 def test_a_worker_killed_mid_run_is_taken_over_by_the_next_and_the_answer_comes_once(
     replicas, page, tmp_path_factory
 ):
@@ -162,7 +147,7 @@ def test_a_worker_killed_mid_run_is_taken_over_by_the_next_and_the_answer_comes_
     env = {**joined, "AEKO_RUNS": "worker"}
     app = start_app(tmp_path_factory, "replica-w", env=env)
     url = next(app)
-    dying = _start_worker(tmp_path_factory, env, "worker-1")
+    dying = start_worker(tmp_path_factory, env, "worker-1")
     heir = None
     try:
         question = "Que alternativas existem ao SF6 em disjuntores de média tensão?"
@@ -176,7 +161,7 @@ def test_a_worker_killed_mid_run_is_taken_over_by_the_next_and_the_answer_comes_
             time.sleep(0.1)
         dying.send_signal(signal.SIGKILL)  # no goodbye: its lease is left to lapse
         dying.wait(timeout=30)
-        heir = _start_worker(tmp_path_factory, env, "worker-2")
+        heir = start_worker(tmp_path_factory, env, "worker-2")
 
         # The page went on following; the heir resumes the run once the lease lapsed.
         page.get_by_text(VERDICT).first.wait_for(timeout=WAIT_MS * 2)
@@ -208,7 +193,7 @@ def test_an_analysis_asked_on_a_page_is_run_by_a_worker_from_the_stored_upload(
     env = {**joined, "AEKO_RUNS": "worker"}
     app = start_app(tmp_path_factory, "replica-i", env=env)
     url = next(app)
-    worker = _start_worker(tmp_path_factory, env, "worker-i")
+    worker = start_worker(tmp_path_factory, env, "worker-i")
     try:
         page.goto(f"{url}/inventory")
         page.get_by_role("button", name="Usar o inventário de exemplo").click()
