@@ -221,6 +221,10 @@ TEXTS = Texts(
         },
         "plan_cost": {"pt": "Custo do plano: {cost}", "en": "Plan cost: {cost}"},
         "offline_label": {"pt": "analista offline", "en": "offline analyst"},
+        "offline_priced_as": {
+            "pt": "{offline} (preço de {model})",
+            "en": "{offline} (priced as {model})",
+        },
         "verdict_approved": {"pt": "Aprovada pelo guardrail", "en": "Approved by the guardrail"},
         "verdict_approved_after": {
             "pt": "Aprovada após {n} devoluções",
@@ -801,6 +805,7 @@ TEXTS = Texts(
             "en": "This plan was saved without computed actions.",
         },
         "pc_reduction": {"pt": "Redução (t CO2e/ano)", "en": "Reduction (t CO2e/yr)"},
+        "pc_per_year": {"pt": "t CO2e/ano", "en": "t CO2e/yr"},
         "pc_market": {
             "pt": "Escopo 2 por mercado, à parte: {range} t CO2e/ano",
             "en": "Market-based Scope 2, apart: {range} t CO2e/yr",

@@ -288,7 +288,7 @@ def totals_line(totals: PlanTotals | None) -> str:
     R$/t CO2e of the actions with a known cost, how many have none."""
     if totals is None:
         return t("pc_no_actions_short")
-    parts = [f"{reduction_range(totals)} t CO2e/{'yr' if language() == 'en' else 'ano'}"]
+    parts = [f"{reduction_range(totals)} {t('pc_per_year')}"]
     if totals.cost_per_t_brl is not None:
         parts.append(f"R\\$ {number(totals.cost_per_t_brl, 0)}/t CO2e")
     if totals.unknown_cost:

@@ -29,6 +29,7 @@ from engine import (
     ToolReturned,
 )
 from engine.offline import OFFLINE_MODEL_NAME
+from engine.pricing import PRICED_AS_SEPARATOR, is_offline
 
 _TOOL_PREVIEW = 1_500
 
@@ -45,8 +46,15 @@ def agent_label(name: str) -> str:
 
 
 def model_display_name(model: str) -> str:
-    """A model's name as the user reads it: the offline analyst by its translated name."""
-    return t("offline_label") if model == OFFLINE_MODEL_NAME else sanitize(model)
+    """A model's name as the user reads it: the offline analyst by its translated name, and
+    when it is priced as another model (``AEKO_OFFLINE_PRICED_AS``), whose price it takes."""
+    if model == OFFLINE_MODEL_NAME:
+        return t("offline_label")
+    if is_offline(model):
+        # The priced-as name comes from the environment and travels in stored runs.
+        priced_as = model.removeprefix(OFFLINE_MODEL_NAME + PRICED_AS_SEPARATOR)
+        return t("offline_priced_as", offline=t("offline_label"), model=sanitize(priced_as))
+    return sanitize(model)
 
 
 def run_with_trail(items: Iterable[object]) -> object:

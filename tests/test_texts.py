@@ -102,8 +102,74 @@ def _writes_words_in_both(node: ast.AST) -> bool:
     return False
 
 
+_LANG_NAME = re.compile(r"(^|_)(lang|language)$", re.IGNORECASE)
+
+
+def _is_lang(node: ast.AST) -> bool:
+    """``lang``, ``user_language``, ``self.lang``, ``language()``, ``lang_of(x)``: what holds
+    or reads the reader's language."""
+    if isinstance(node, ast.Call):
+        return _is_lang(node.func) or (
+            isinstance(node.func, ast.Name) and node.func.id == "lang_of"
+        )
+    if isinstance(node, ast.Name):
+        return bool(_LANG_NAME.search(node.id))
+    if isinstance(node, ast.Attribute):
+        return bool(_LANG_NAME.search(node.attr))
+    return False
+
+
+def _tests_language(test: ast.AST) -> bool:
+    """``lang == "pt"``, ``"en" != language``, ``x.lang == "en"``."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    if not isinstance(test.ops[0], ast.Eq | ast.NotEq):
+        return False
+    left, right = test.left, test.comparators[0]
+    for name, code in ((left, right), (right, left)):
+        if _is_lang(name) and isinstance(code, ast.Constant) and code.value in LANGS:
+            return True
+    return False
+
+
+def _strings(node: ast.AST) -> list[str]:
+    """The string constants an expression writes, its f-strings' and its calls' arguments
+    too (``text.replace("Escopo ", "Scope ")`` rewrites words), but not a subscript's key
+    (``row["label_en"]`` reads data)."""
+    if isinstance(node, ast.Constant):
+        return [node.value] if isinstance(node.value, str) else []
+    if isinstance(node, ast.Subscript):
+        return _strings(node.value)
+    return [text for child in ast.iter_child_nodes(node) for text in _strings(child)]
+
+
+def _has_words(node: ast.AST) -> bool:
+    """A word of two letters or more ("Escopo", "de"), not a number format ("," "."), a
+    language ("en"), a locale code ("pt_BR") or a date's format ("DD/MM/YYYY")."""
+    for text in _strings(node):
+        if text in LANGS or re.fullmatch(r"[DMY]+([/.-][DMY]+)*", text):
+            continue
+        without_locales = re.sub(r"\b[a-z]{2}[_-][A-Z]{2}\b", "", text)
+        if re.search(r"[^\W\d_]{2,}", without_locales):
+            return True
+    return False
+
+
+def _words_by_language(node: ast.AST) -> bool:
+    """``"Escopo" if lang == "pt" else "Scope"``: a sentence picked by language outside a
+    table."""
+    return (
+        isinstance(node, ast.IfExp)
+        and _tests_language(node.test)
+        and (_has_words(node.body) or _has_words(node.orelse))
+    )
+
+
 def _second_ways(path: Path) -> list[str]:
-    relative = path.relative_to(ROOT).as_posix()
+    return _second_ways_in(path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8"))
+
+
+def _second_ways_in(relative: str, source: str) -> list[str]:
     found: list[str] = []
 
     def visit(node: ast.AST, parents: list[ast.AST]) -> None:
@@ -115,6 +181,8 @@ def _second_ways(path: Path) -> list[str]:
                     found.append(f"{relative}:{node.lineno} a pt/en dict ({name})")
         if _writes_words_in_both(node) and not relative.startswith("engine/texts"):
             found.append(f"{relative}:{node.lineno} words written in a Both, not a table")
+        if _words_by_language(node):
+            found.append(f"{relative}:{node.lineno} words picked by `if lang ==`, not a table")
         if isinstance(node, ast.Assign | ast.AnnAssign) and not parents[1:]:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
@@ -127,7 +195,7 @@ def _second_ways(path: Path) -> list[str]:
         for child in ast.iter_child_nodes(node):
             visit(child, [*parents, node])
 
-    visit(ast.parse(path.read_text(encoding="utf-8")), [])
+    visit(ast.parse(source), [])
     return found
 
 
@@ -135,6 +203,33 @@ def _second_ways(path: Path) -> list[str]:
 def test_no_room_writes_bilingual_text_a_second_way(room):
     found = [hit for path in sorted((ROOT / room).rglob("*.py")) for hit in _second_ways(path)]
     assert not found, "\n".join(found)
+
+
+def test_the_scan_finds_words_picked_by_a_language_test():
+    source = """
+a = "Escopo" if lang == "pt" else "Scope"
+b = f"{n} de {gas}" if "en" != user_language else f"{n} of {gas}"
+c = "Total" if self.lang == "en" else 0
+sep = "," if lang == "pt" else "."
+locale = "pt_BR" if language == "pt" else "en_US"
+d = "Escopo" if kind == "pt" else "Scope"
+other = "en" if lang == "pt" else "pt"
+label = row["label_en"] if lang == "en" else row["label"]
+date_format = "DD/MM/YYYY" if language() == "pt" else "YYYY-MM-DD"
+unit = f"t CO2e/{'yr' if language() == 'en' else 'ano'}"
+f = "Escopo" if lang_of(user) == "pt" else "Scope"
+e = text.replace("Escopo ", "Scope ") if lang == "en" else text
+"""
+    found = _second_ways_in("sample.py", source)
+    assert [hit.split(" ", 1)[0] for hit in found] == [
+        "sample.py:2",
+        "sample.py:3",
+        "sample.py:4",
+        "sample.py:11",
+        "sample.py:12",
+        "sample.py:13",
+    ]
+    assert all("if lang ==" in hit for hit in found)
 
 
 def test_a_table_writes_each_language_and_picks_each_side_of_a_value():

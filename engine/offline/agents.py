@@ -32,7 +32,7 @@ from engine.knowledge.gaps import unpublished
 from engine.knowledge.search import search as search_knowledge
 from engine.measures.catalogue import alternatives_for
 from engine.offline.calculation import answer_calculations, read_calculation, read_calculations
-from engine.offline.facts import Facts
+from engine.offline.facts import Facts, Share
 from engine.offline.instructions import declined, split_message
 from engine.offline.intent import classify
 from engine.offline.inventory_words import names_what_it_holds
@@ -221,6 +221,18 @@ _TEXTS = Texts(
             "pt": "Não encontrei uma tabela de emissões legível no inventário recebido.",
             "en": "I found no readable emissions table in the inventory.",
         },
+        "inventory.total": {
+            "pt": "Total do inventário: {total} t CO2e (GWP {gwp}).",
+            "en": "Inventory total: {total} t CO2e (GWP {gwp}).",
+        },
+        "inventory.top": {
+            "pt": "Maior fonte: {source} ({facility}, {gas}) com {tco2e} t CO2e ({share}).",
+            "en": "Largest source: {source} ({facility}, {gas}) with {tco2e} t CO2e ({share}).",
+        },
+        "inventory.quality": {
+            "pt": "Qualidade dos dados: {n} apontamento(s), como: {first}",
+            "en": "Data quality: {n} finding(s), such as: {first}",
+        },
         "gases_header": {
             "pt": "Gases que mais pesam",
             "en": "Gases that weigh most",
@@ -259,7 +271,8 @@ _TEXTS = Texts(
             "pt": "O inventário soma {total} t CO2e (GWP {gwp}).",
             "en": "The inventory adds up to {total} t CO2e (GWP {gwp}).",
         },
-        "plan.scopes": {
+        # The inventory analyst's line and the plan's alike.
+        "by_scope": {
             "pt": "Por escopo: {scopes}.",
             "en": "By scope: {scopes}.",
         },
@@ -472,12 +485,9 @@ def _with(answer: str, refused: str) -> str:
 # --- analysts ------------------------------------------------------------------------------
 
 
-def _shares_text(items, lang: Language, limit: int = 5) -> str:
-    def label(text: str) -> str:
-        return text.replace("Escopo ", "Scope ") if lang == "en" else text
-
+def _shares_text(items: list[Share], lang: Language, limit: int = 5) -> str:
     return "; ".join(
-        f"{label(s.label)}: {number(s.tco2e, lang=lang)} t CO2e ({percent(s.share, lang=lang)})"
+        f"{s.label[lang]}: {number(s.tco2e, lang=lang)} t CO2e ({percent(s.share, lang=lang)})"
         for s in items[:limit]
     )
 
@@ -488,17 +498,19 @@ def inventory_analyst(request: AgentRequest) -> str:
     if facts is None:
         text = _TEXTS("no_readable_table", lang)
         return text + _marker(_next(request, POLLUTANTS_ANALYST))
+    total = number(facts.total_tco2e, lang=lang)
     lines = [
-        f"Total do inventário: {facts.total_text} t CO2e (GWP {facts.gwp_set}).",
-        f"Por escopo: {_shares_text(facts.by_scope, lang)}.",
+        _TEXTS("inventory.total", lang, total=total, gwp=facts.gwp_set),
+        _TEXTS("by_scope", lang, scopes=_shares_text(facts.by_scope, lang)),
     ]
     if facts.top_sources:
         top = facts.top_sources[0]
-        lines.append(f"Maior fonte: {top.source} ({top.facility}, {top.gas}) com "
-                     f"{number(top.tco2e)} t CO2e ({percent(top.share)}).")  # fmt: skip
+        tco2e, share = number(top.tco2e, lang=lang), percent(top.share, lang=lang)
+        lines.append(_TEXTS("inventory.top", lang, source=top.source, facility=top.facility,
+                            gas=top.gas, tco2e=tco2e, share=share))  # fmt: skip
     if facts.findings:
-        lines.append(f"Qualidade dos dados: {len(facts.findings)} apontamento(s), como: "
-                     f"{facts.findings[0]}")  # fmt: skip
+        lines.append(_TEXTS("inventory.quality", lang, n=len(facts.findings),
+                            first=facts.findings[0][lang]))  # fmt: skip
     return "\n".join(lines) + _marker(_next(request, POLLUTANTS_ANALYST))
 
 
@@ -525,7 +537,7 @@ def pollutants_analyst(request: AgentRequest) -> str:
     if facts.top_sources:
         top = facts.top_sources[:3]
         listed = "; ".join(
-            f"{s.source} – {s.gas}: {number(s.tco2e, lang=lang)} t CO2e "
+            f"{s.source[lang]} – {s.gas[lang]}: {number(s.tco2e, lang=lang)} t CO2e "
             f"({percent(s.share, lang=lang)})"
             for s in top
         )
@@ -598,15 +610,16 @@ def _computed_plan(actions: PlanActions, facts: Facts | None, lang: Language) ->
         total = number(facts.total_tco2e, lang=lang)
         scopes = _shares_text(facts.by_scope, lang)
         problem += [_TEXTS("plan.total", lang, total=total, gwp=facts.gwp_set),
-                    _TEXTS("plan.scopes", lang, scopes=scopes)]  # fmt: skip
+                    _TEXTS("by_scope", lang, scopes=scopes)]  # fmt: skip
         chosen = facts.top_sources[:3]
         if chosen:
-            listed = ", ".join(f"{s.source} ({s.gas}, {number(s.tco2e, lang=lang)} t CO2e, "
+            listed = ", ".join(f"{s.source[lang]} ({s.gas[lang]}, "
+                               f"{number(s.tco2e, lang=lang)} t CO2e, "
                                f"{percent(s.share, lang=lang)})" for s in chosen)  # fmt: skip
             cum = percent(chosen[-1].cumulative, lang=lang)
             problem.append(_TEXTS("plan.top", lang, sources=listed, cum=cum))
         if facts.findings:
-            first = facts.findings[0]
+            first = facts.findings[0][lang]
             problem.append(_TEXTS("plan.quality", lang, n=len(facts.findings), first=first))
     method = (
         render.actions_table(actions, lang) if actions.actions else _TEXTS("plan.no_actions", lang)

@@ -9,26 +9,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.formatting import number
-from engine.inventory import Inventory, InventoryError, load_markdown_inventory
+from engine.inventory import Finding, Inventory, InventoryError, analytics, load_markdown_inventory
 from engine.inventory import fields as F
+from engine.texts import LANGS, Both, Texts
 
 _TOP_SOURCES = 15  # as many Pareto rows as the digest shows at most
+
+_TEXTS = Texts(
+    "engine.offline.facts",
+    {
+        "scope": {"pt": "Escopo {scope}", "en": "Scope {scope}"},
+        # A cell left blank in the workbook; the interface's charts say it alike.
+        "unknown": {"pt": "(não informado)", "en": "(not stated)"},
+    },
+)
 
 
 @dataclass(frozen=True)
 class Share:
-    label: str
+    label: Both  # a scope is named in each language; a gas or a name read from data is itself
     tco2e: float
     share: float  # 0..1
 
 
 @dataclass(frozen=True)
 class Source:
-    source: str
-    facility: str
-    fuel: str
-    gas: str
+    # Read from the data, but a blank cell is named in each language.
+    source: Both
+    facility: Both
+    fuel: Both
+    gas: Both
     tco2e: float
     share: float
     cumulative: float
@@ -41,11 +51,8 @@ class Facts:
     by_scope: list[Share] = field(default_factory=list)
     by_gas: list[Share] = field(default_factory=list)
     top_sources: list[Source] = field(default_factory=list)
-    findings: list[str] = field(default_factory=list)
-
-    @property
-    def total_text(self) -> str:
-        return number(self.total_tco2e)
+    # Each finding as the inventory wrote it in each language: quoted in the answer's.
+    findings: list[Both] = field(default_factory=list)
 
 
 def facts_for(inventory: Inventory | None, markdown: str = "") -> Facts | None:
@@ -63,7 +70,7 @@ def facts_for(inventory: Inventory | None, markdown: str = "") -> Facts | None:
 
 def facts_from_inventory(inventory: Inventory) -> Facts:
     sources = [
-        Source(str(s), str(f), str(fu), str(g), float(t), float(share), float(cum))
+        Source(_read(s), _read(f), _read(fu), _read(g), float(t), float(share), float(cum))
         for s, f, fu, g, t, share, cum in inventory.pareto(top=_TOP_SOURCES).itertuples(index=False)
     ]
     return Facts(
@@ -72,9 +79,13 @@ def facts_from_inventory(inventory: Inventory) -> Facts:
         by_scope=_shares(inventory, F.SCOPE),
         by_gas=_shares(inventory, F.GAS),
         top_sources=sources,
-        # One line each: a finding is quoted inside a sentence of the answer.
-        findings=[" ".join(finding.message("pt").split()) for finding in inventory.findings],
+        findings=[_one_line(finding) for finding in inventory.findings],
     )
+
+
+def _one_line(finding: Finding) -> Both:
+    # A finding is quoted inside a sentence of the answer, so it reads on one line.
+    return Both(*(" ".join(finding.message(lang).split()) for lang in LANGS))
 
 
 def _shares(inventory: Inventory, field_name: str) -> list[Share]:
@@ -84,8 +95,14 @@ def _shares(inventory: Inventory, field_name: str) -> list[Share]:
     ]
 
 
-def _label(field_name: str, value: object) -> str:
-    """Scopes read 'Escopo 1', as in the digest, never a bare '1'."""
+def _label(field_name: str, value: object) -> Both:
+    """Scopes read 'Escopo 1' / 'Scope 1', as in the digest, never a bare '1'."""
     if field_name == F.SCOPE and str(value) in ("1", "2", "3"):
-        return f"Escopo {value}"
-    return str(value)
+        return _TEXTS.both("scope", scope=str(value))
+    return _read(value)
+
+
+def _read(value: object) -> Both:
+    if value == analytics.UNKNOWN:
+        return _TEXTS.both("unknown")
+    return Both(str(value), str(value))
