@@ -15,6 +15,7 @@ import platform
 import statistics
 import time
 
+from bench.versus_aeko import ANSWER, question_of, reply_of, turn_tag
 from engine import (
     Aeko,
     AekoInventoryAnalyzer,
@@ -36,7 +37,6 @@ from engine.agents.catalog import (
 )
 from engine.models.scripted import ScriptedChatModel
 
-ANSWER = "Resposta com números do inventário: diesel 1.240 t CO2e (23,5%). " * 6
 PLAN = (
     "## Problema definido\nDiesel: 1.240 t CO2e.\n\n## Método\nHVO em 40% até 2027.\n\n"
     "## Raciocínio\nReduz 248 a 397 t CO2e/ano.\nNext agent: Nenhum"
@@ -73,18 +73,37 @@ def _session() -> AekoSession:
     return AekoSession(_id="s", id_user="u", messages=turns)
 
 
-def chat_overhead(path: str, turns: int) -> dict:
-    model = _configure(SCRIPTS[path], 0.0)
+_CASE = {"tag": ""}  # the turn being asked, for the scripted answers that name it
+
+
+def _naming_the_case(text: str):
+    return lambda messages: reply_of(text, _CASE["tag"])
+
+
+def chat_overhead(path: str, turns: int, *, live: bool = False, first_case: int = 0) -> dict:
+    """Turns read to their end (``send_message``, what aeko's API offers); ``live``: the same
+    turns streamed as the app's pages read them (``stream``), each agent run in a thread so
+    that its events reach the page while it runs. ``first_case``: where the turns' case
+    words start, so that a second measure in one process asks new questions."""
+    script = {agent: [_naming_the_case(text) for text in texts]
+              for agent, texts in SCRIPTS[path].items()}  # fmt: skip
+    model = _configure(script, 0.0)
     user = AekoUser(id_external_user=1, role="Analista ESG", usecase="Frota de caldeiras")
     memories = [AekoUserMemory(field="idioma", description="português")]
     messenger = AekoMessenger(user, memories)
     messenger.send_message("aquecimento", _session())  # builds the graph once
     calls_before = len(model.calls)
     timings = []
-    for _ in range(turns):
+    for turn in range(first_case, first_case + turns):
         session = _session()
+        _CASE["tag"] = turn_tag(turn)
+        question = question_of(_CASE["tag"])
         started = time.perf_counter()
-        messenger.send_message("Quais gases mais pesam no escopo 1?", session)
+        if live:
+            for _event in messenger.stream(question, session):
+                pass
+        else:
+            messenger.send_message(question, session)
         timings.append((time.perf_counter() - started) * 1000)
     calls = model.calls[calls_before:]
     per_turn = len(calls) // turns

@@ -12,8 +12,10 @@ machinery. Two paths: the FAQ (Roteador → FAQ, 2 model calls) and the speciali
 (Roteador → Analista de Poluentes → Analista de Gases Verdes → Orquestrador → Guardrail de
 Saída, 5 calls), each asked "Quais gases mais pesam no escopo 1?" on a session of 10 earlier
 turns, by a user with a role, a usecase and one memory; one warm-up turn first (it builds
-the graph). Rounds alternate the two engines (ours, then aeko, then ours...) so that the
-machine's load drifts over both alike. Prints JSON: per engine and path the median ms per
+the graph). Each timed turn names a case of its own in the question and the analysts'
+answers ("…, caso ab?"), so that neither engine finds a turn's texts read already. Rounds
+alternate the two engines (ours, then aeko, then ours...) so that the machine's load drifts
+over both alike. Prints JSON: per engine and path the median ms per
 turn and per agent call, and ours / aeko.
 
 Ours is driven with its own scripted model (``engine.models.scripted``). aeko 2.2's public
@@ -51,6 +53,31 @@ TURNS = {
     ],
 }
 EXPECTED_CALLS = {path: len(replies) for path, replies in TURNS.items()}
+
+
+# Every timed turn is a new question with a new answer, as a user's are: an engine that keeps
+# what it read of a text would otherwise find this turn's question and answers read already.
+def turn_tag(turn: int) -> str:
+    """A word of its own for each turn: 0 → "a", 25 → "z", 26 → "ba"."""
+    letters = ""
+    while True:
+        turn, digit = divmod(turn, 26)
+        letters = chr(ord("a") + digit) + letters
+        if not turn:
+            return letters
+
+
+def question_of(tag: str) -> str:
+    return f"{QUESTION[:-1]}, caso {tag}?"
+
+
+def reply_of(text: str, tag: str) -> str:
+    """An analyst's scripted answer, naming the turn's case; routing replies stay as they
+    are (the path taken must be the same every turn)."""
+    if ANSWER not in text:
+        return text
+    head, sep, tail = text.rpartition("\nNext agent:")
+    return f"{head} Caso {tag}.{sep}{tail}" if sep else f"{text} Caso {tag}."
 
 
 def _summary(timings: list[float], calls_per_turn: int) -> dict:
@@ -106,10 +133,16 @@ def _aeko_side(path: str, turns: int) -> dict:
             id="64b8f0a1c9e1a2b3c4d5e6f3", id_user="64b8f0a1c9e1a2b3c4d5e6f1", messages=history
         )
 
+    turns_done = 0
+
     def turn() -> tuple[float, object]:
-        script[:] = TURNS[path]
+        nonlocal turns_done
+        tag = turn_tag(turns_done)
+        turns_done += 1
+        script[:] = [reply_of(text, tag) for text in TURNS[path]]
+        question = question_of(tag)
         started = time.perf_counter()
-        response = messenger.send_message(QUESTION, session())
+        response = messenger.send_message(question, session())
         return (time.perf_counter() - started) * 1000, response
 
     _, warm = turn()  # builds the agents and the graph
@@ -150,10 +183,14 @@ def _our_side(path: str, turns: int) -> dict:
     messenger.cited_sources = timed(messenger.cited_sources)
     result = chat_overhead(path, turns)
     warm_up_calls = 2  # chat_overhead's warm-up turn cites once: backing and cited_sources
+    citing = round(sum(spent[warm_up_calls:]) / turns, 3)
+    # The same turns streamed live, as the app's pages read them (aeko 2.2 has no stream).
+    streamed = chat_overhead(path, turns, live=True, first_case=turns)
     return {key: result[key] for key in ("median_turn_ms", "model_calls_per_turn")} | {
         "turns": turns,
         "median_ms_per_agent_call": result["median_ms_per_agent_call"],
-        "citing_sources_ms_per_turn": round(sum(spent[warm_up_calls:]) / turns, 3),
+        "citing_sources_ms_per_turn": citing,
+        "streamed_median_turn_ms": streamed["median_turn_ms"],
     }
 
 
@@ -214,9 +251,8 @@ def main() -> None:
             } | {key: runs[0][key] for key in ("agents_called", "approved", "model_method",
                                                 "version") if key in runs[0]}  # fmt: skip
             if name == "ours":
-                entry[name]["citing_sources_ms_per_turn"] = round(
-                    statistics.median(run["citing_sources_ms_per_turn"] for run in runs), 3
-                )
+                for key in ("citing_sources_ms_per_turn", "streamed_median_turn_ms"):
+                    entry[name][key] = round(statistics.median(run[key] for run in runs), 3)
         ours, theirs = entry["ours"], entry["aeko"]
         for name in ("ours", "aeko"):  # the same turn in both, or the ratio means nothing
             if entry[name]["model_calls_per_turn"] != EXPECTED_CALLS[path]:
@@ -226,6 +262,9 @@ def main() -> None:
         )
         entry["ours_over_aeko_per_agent_call"] = round(
             ours["median_ms_per_agent_call"] / theirs["median_ms_per_agent_call"], 3
+        )
+        entry["ours_streamed_over_aeko_per_turn"] = round(
+            ours["streamed_median_turn_ms"] / theirs["median_turn_ms"], 3
         )
         without = ours["median_turn_ms"] - ours["citing_sources_ms_per_turn"]
         entry["ours_without_citing_over_aeko_per_turn"] = round(

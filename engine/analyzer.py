@@ -51,11 +51,13 @@ class AekoInventoryAnalyzer:
         the analysts may query the full table with a tool. ``checkpointer`` and
         ``thread_id``: as for ``stream``.
         """
-        events = self.stream(
+        events = self._events(
             inventory,
-            id_external_inventory=id_external_inventory,
+            id_external_inventory,
+            Planning(),
             checkpointer=checkpointer,
             thread_id=thread_id,
+            live=False,  # read to its end: no reader waits for events while an agent runs
         )
         for event in events:
             if isinstance(event, RunFinished):
@@ -90,8 +92,31 @@ class AekoInventoryAnalyzer:
         ``thread_id`` (by default ``run_id``): streamed again on that thread after it was
         cut, it resumes from its last finished agent (engine.graph.durable).
         """
-        run_id = run_id or uuid4().hex
         planning = Planning(target, catalogue, costs)
+        return self._events(
+            inventory,
+            id_external_inventory,
+            planning,
+            budget=budget,
+            run_id=run_id,
+            checkpointer=checkpointer,
+            thread_id=thread_id,
+            live=True,
+        )
+
+    def _events(
+        self,
+        inventory: str | Inventory,
+        id_external_inventory: int,
+        planning: Planning,
+        *,
+        live: bool,
+        budget: RunBudget | None = None,
+        run_id: str | None = None,
+        checkpointer: BaseCheckpointSaver | None = None,
+        thread_id: str | None = None,
+    ) -> Iterator[EngineEvent]:
+        run_id = run_id or uuid4().hex
         thread = durable.Thread(checkpointer, thread_id or run_id) if checkpointer else None
         events = self._run(
             inventory,
@@ -100,6 +125,7 @@ class AekoInventoryAnalyzer:
             run_id,
             planning,
             thread=thread,
+            live=live,
         )
         log = RUNTIME.run_log
         return log.follow(run_id, "inventory", events) if log else events
@@ -113,6 +139,7 @@ class AekoInventoryAnalyzer:
         planning: Planning,
         *,
         thread: durable.Thread | None = None,
+        live: bool = True,
     ) -> Iterator[EngineEvent]:
         ingested, request = _agent_view(inventory)
         saved = thread.saved() if thread else None
@@ -132,7 +159,12 @@ class AekoInventoryAnalyzer:
             # The figures a plan may quote of the inventory itself (totals, shares, Pareto).
             state["inventory_digest"] = readable.digest(DEFAULT_DIGEST_CHARS)
         final = yield from RUNTIME.run(
-            "inventory", state, budget=tracker, inventory=ingested, **durable.run_args(thread)
+            "inventory",
+            state,
+            budget=tracker,
+            inventory=ingested,
+            live=live,
+            **durable.run_args(thread),
         )
         if final.get("plan_missing"):
             raise MalformedAgentOutputError(

@@ -133,7 +133,11 @@ def stated_numbers(text: str) -> list[Stated]:
     return [stated for _, _, stated in _located(text)]
 
 
-def _located(text: str) -> list[tuple[int, int, Stated]]:
+# A turn reads the same texts again and again (its question, history and tool results are
+# checked by the guardrail, its request and the citations; the history again next turn), and
+# what a text states never changes: read once, kept for the next ask (Stated is frozen).
+@lru_cache(maxsize=512)
+def _located(text: str) -> tuple[tuple[int, int, Stated], ...]:
     """Each number of ``text`` with where it stands, in reading order."""
     found: list[tuple[int, int, Stated]] = []
     for match in _DATE.finditer(text):
@@ -162,7 +166,7 @@ def _located(text: str) -> list[tuple[int, int, Stated]]:
             notations=tuple(notation for _, _, notation in readings),
         )
         found.append((match.start(), match.start() + len(match.group(0).rstrip()), stated))
-    return sorted(found, key=lambda item: item[0])
+    return tuple(sorted(found, key=lambda item: item[0]))
 
 
 _TEXTS = Texts("engine.grounding", {"unverified": {"pt": "não verificado", "en": "unverified"}})
@@ -321,7 +325,12 @@ def used_backing(draft: str, backing: Sequence[Backing]) -> list[Backing]:
     words before the tools, the tools before the reference tables, so a figure an entry or a
     tool returned is not credited to a table that happens to hold it too. A year names a
     period more than it quotes a figure, so it singles out no text."""
-    drafted = [n for n in stated_numbers(draft) if not _small(n) and not _year(n)]
+    # A figure repeated in the draft is looked up once: the same text backs it each time.
+    drafted = {
+        (n.values, n.decimals, n.scale): n
+        for n in stated_numbers(draft)
+        if not _small(n) and not _year(n)
+    }.values()
     known = [_values_in(item.text) for item in backing]
     used: dict[int, Backing] = {}
     for stated in drafted:

@@ -70,7 +70,7 @@ class AekoMessenger:
     ) -> AekoMessageResponse:
         """Run one turn to the end; the answered turn is appended to ``session`` in place.
         ``checkpointer`` and ``thread_id``: as for ``stream``."""
-        events = self.stream(
+        events = self._events(
             message,
             session,
             summary=summary,
@@ -79,6 +79,7 @@ class AekoMessenger:
             plan=plan,
             checkpointer=checkpointer,
             thread_id=thread_id,
+            live=False,  # read to its end: no reader waits for events while an agent runs
         )
         for event in events:
             if isinstance(event, RunFinished):
@@ -112,6 +113,33 @@ class AekoMessenger:
         after it was cut resumes from its last finished agent, replaying the events and
         counting the usage of the agents it does not call again (engine.graph.durable).
         """
+        return self._events(
+            message,
+            session,
+            summary=summary,
+            budget=budget,
+            run_id=run_id,
+            inventory=inventory,
+            plan=plan,
+            checkpointer=checkpointer,
+            thread_id=thread_id,
+            live=True,
+        )
+
+    def _events(
+        self,
+        message: str,
+        session: AekoSession,
+        *,
+        summary: AekoConversationSummary | None,
+        budget: RunBudget | None,
+        inventory: Inventory | None,
+        plan: AekoImprovementPlan | None,
+        checkpointer: BaseCheckpointSaver | None,
+        thread_id: str | None,
+        live: bool,
+        run_id: str | None = None,
+    ) -> Iterator[EngineEvent]:
         run_id = run_id or uuid4().hex
         tracker = RUNTIME.tracker(budget)
         thread = durable.Thread(checkpointer, thread_id or run_id) if checkpointer else None
@@ -124,6 +152,7 @@ class AekoMessenger:
             inventory=inventory,
             plan=plan,
             thread=thread,
+            live=live,
         )
         log = RUNTIME.run_log
         return log.follow(run_id, "chat", events) if log else events
@@ -139,6 +168,7 @@ class AekoMessenger:
         inventory: Inventory | None = None,
         plan: AekoImprovementPlan | None = None,
         thread: durable.Thread | None = None,
+        live: bool = True,
     ) -> Iterator[EngineEvent]:
         temporal = temporal_context(datetime.now(UTC))
         saved = thread.saved() if thread else None
@@ -166,7 +196,12 @@ class AekoMessenger:
             state["events"] = folded
             state["calls"] = tracker.usage.calls
         final = yield from RUNTIME.run(
-            "chat", state, budget=tracker, inventory=inventory, **durable.run_args(thread)
+            "chat",
+            state,
+            budget=tracker,
+            inventory=inventory,
+            live=live,
+            **durable.run_args(thread),
         )
         yield RunFinished(
             run_id=run_id, result=self._respond(message, session, final, tracker, summary)

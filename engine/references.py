@@ -9,6 +9,7 @@ support by chance in a table of hundreds.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from engine.dto import AekoSource
 from engine.grounding import Backing
@@ -17,8 +18,9 @@ _WORD = re.compile(r"[\w\-₂().]+")
 GWP_SETS = ("AR4", "AR5", "AR6")
 
 
-def reference_backing(text: str) -> list[Backing]:
-    return [*_gwp_backing(text), *_measure_backing(text)]
+@lru_cache(maxsize=64)  # a chat turn backs the same answer three times (engine.graph.context)
+def reference_backing(text: str) -> tuple[Backing, ...]:
+    return (*_gwp_backing(text), *_measure_backing(text))
 
 
 def _gwp_backing(text: str) -> list[Backing]:
@@ -26,7 +28,8 @@ def _gwp_backing(text: str) -> list[Backing]:
     # the chat path should not pay for it unless a gas is named.
     from engine.gases.gwp import canonical_gas, gwp
 
-    gases = dict.fromkeys(g for word in _WORD.findall(text) if (g := canonical_gas(word)))
+    words = dict.fromkeys(_WORD.findall(text))  # a gas named ten times is one gas
+    gases = dict.fromkeys(g for word in words if (g := canonical_gas(word)))
     lines = []
     for gas in gases:
         values = [f"{s} {value:g}" for s in GWP_SETS if (value := gwp(gas, s)) is not None]

@@ -7,6 +7,7 @@ but those compiled graphs, so concurrent runs take no lock once the graphs exist
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
@@ -31,6 +32,7 @@ from engine.emissions.tool import calculate_emissions
 from engine.errors import AekoNotConfiguredError
 from engine.graph import durable
 from engine.graph.builder import RECURSION_LIMIT, build_graph
+from engine.graph.nodes import EVENTS_KEY
 from engine.graph.routing import ROUTES, Flow
 from engine.graph.state import RunState
 from engine.inventory.tool import INVENTORY_KEY, query_inventory
@@ -188,9 +190,17 @@ class Runtime:
         inventory: Any = None,
         checkpointer: Any = None,
         thread_id: str = "",
+        live: bool = True,
     ) -> Generator[Any, None, dict[str, Any]]:
         """Yield the run's events as the nodes emit them; return the final state. With a
-        ``checkpointer`` the run is durable on ``thread_id`` (engine.graph.durable)."""
+        ``checkpointer`` the run is durable on ``thread_id`` (engine.graph.durable).
+
+        ``live=False`` is for a caller that reads the run to its end before it shows anything
+        (``send_message``, ``analyze``): the events come after each step instead of as they
+        happen, in the same order, and a step of one agent runs in the caller's thread. Live,
+        LangGraph runs every node in a pool of threads started for the run, so that a
+        node's events reach the reader while it runs (a third of a FAQ turn's overhead with a
+        model that answers at once; bench/versus_aeko.py)."""
         final: dict[str, Any] = {}
         config = {
             "recursion_limit": RECURSION_LIMIT[flow],
@@ -216,6 +226,8 @@ class Runtime:
                     budget=budget,
                 )
             )
+        if not live:
+            return (yield from _stepwise(graph, state, config))
         for mode, chunk in graph.stream(state, config, stream_mode=["custom", "values"]):
             if mode == "custom":
                 yield chunk
@@ -279,3 +291,23 @@ class Runtime:
 
 
 RUNTIME = Runtime()
+
+
+def _stepwise(graph: Any, state: RunState, config: dict) -> Generator[Any, None, dict[str, Any]]:
+    """The run with its events collected by the nodes and yielded after each step; those of
+    a step that failed are yielded before its error, as a live run would have shown them."""
+    collected: deque[Any] = deque()
+    config["configurable"][EVENTS_KEY] = collected.append  # deque.append: thread-safe
+    final: dict[str, Any] = {}
+    try:
+        for values in graph.stream(state, config, stream_mode="values"):
+            final = values
+            while collected:
+                yield collected.popleft()
+    except Exception:
+        while collected:
+            yield collected.popleft()
+        raise
+    while collected:
+        yield collected.popleft()
+    return final

@@ -76,7 +76,7 @@ def _run(
     runner: AgentRunner, state: RunState, request: str, structured: AgentRequest
 ) -> tuple[AgentReply, Any]:
     """Run the agent on its request: the text a real model reads, and the same as data."""
-    emit = journal_writer(get_stream_writer())
+    emit = journal_writer(event_writer())
     emit(AgentStarted(agent=runner.name, attempt=state.get("attempt", 1)))
     budget = (get_config().get("configurable") or {}).get(BUDGET_KEY)
     attempt = state.get("attempt", 1)
@@ -84,6 +84,17 @@ def _run(
         request, state["temporal"], emit, budget, structured=structured, attempt=attempt
     )
     return reply, emit
+
+
+# Where a run read to its end (``send_message``, ``analyze``) collects its events: nobody reads
+# them while a node runs, so the graph need not stream them from threads (engine.runtime).
+EVENTS_KEY = "events"
+
+
+def event_writer() -> Callable[[Any], None]:
+    """The node's event writer: the run's collector when it has one, else LangGraph's stream."""
+    collect = (get_config().get("configurable") or {}).get(EVENTS_KEY)
+    return collect if collect is not None else get_stream_writer()
 
 
 def _chat_request(runner: AgentRunner, state: RunState) -> tuple[str, AgentRequest]:

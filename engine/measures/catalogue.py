@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Literal
@@ -299,35 +299,98 @@ class Catalogue:
         options those whose own words the question also uses ("wood chips" against natural
         gas, "I-REC" against electricity) come first, then those whose condition it meets."""
         asked = _stems(question)
-        implied = [term for phrases, term in _ALIASES
-                   if any(_phrase_in(_stems(phrase), asked) for phrase in phrases)]  # fmt: skip
-        asked += tuple(stem for term in implied for stem in ("|", *_stems(term)))
+        said = frozenset(asked)
+        implied = [term for phrases, term in _STEMMED_ALIASES
+                   if any(_phrase_in(phrase, asked, said) for phrase in phrases)]  # fmt: skip
+        asked += tuple(stem for term in implied for stem in ("|", *term))
+        present = frozenset(asked)
+        haystack = _normal(question)
+        compact = haystack.replace(" ", "")
         scored: list[tuple[float, int, Alternative]] = []
-        for index, option in enumerate(self.rows):
-            # Spaces out only for a gas's code ("R 410 A"): a word's letters inside another
-            # word name nothing ("waste" in "wastewater").
-            coded = tuple(k for k in option.keywords if any(c.isdigit() for c in k))
+        for index in self._index.candidates(present):
+            option, words = self.rows[index], self._index.words[index]
             if not (
-                any(_phrase_in(_stems(keyword), asked) for keyword in option.keywords)
-                or (coded and _contains(question, coded))
+                any(_phrase_in(stems, asked, present) for stems in words.keywords)
+                or any(
+                    needle in haystack or (long and bare in compact)
+                    for needle, bare, long in words.coded
+                )
             ):
                 continue
-            # The option's own words, not those it shares with its source ("boilers" is the
-            # gas's use, not a sign the question means the biomass boiler).
-            source = " ".join((option.source["pt"], option.source["en"], *option.keywords))
-            own = _content(f"{option.alternative['pt']} {option.alternative['en']}")
-            named = len((own - _content(source)) & set(asked))
+            named = len(words.own & present)
             # A condition the question does not meet (a chiller's gas, asked about a car)
             # outweighs a word in common: the planner would not apply that option either.
             fits = 0.0
             if option.context:
                 met = _contains(question, option.context) or any(
-                    _phrase_in(_stems(word), asked) for word in option.context
+                    _phrase_in(stems, asked) for stems in words.context
                 )
                 fits = 1.0 if met else -2.0
             scored.append((2.0 * named + fits, -index, option))
         scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
         return [option for _, _, option in scored]
+
+    @cached_property
+    def _index(self) -> _WordIndex:
+        # Built once per catalogue: a chat turn asks ``relevant`` of the same rows up to three
+        # times (the guardrail, its request, the citations), over 100 rows each.
+        return _WordIndex.of(self.rows)
+
+
+@dataclass(frozen=True)
+class _RowWords:
+    keywords: tuple[tuple[str, ...], ...]  # each keyword, stemmed
+    # Keywords with a digit, matched by letters as ``_contains`` does: normalised, without its
+    # spaces, and whether it is long enough to match with spaces out ("R 410 A").
+    coded: tuple[tuple[str, str, bool], ...]
+    own: frozenset[str]  # the option's own words, not those it shares with its source
+    context: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class _WordIndex:
+    """What ``Catalogue.relevant`` reads of each row, stemmed once, and which rows a stem can
+    start a keyword of: a question is checked against the few rows its words could name."""
+
+    words: tuple[_RowWords, ...]
+    by_first_stem: Mapping[str, tuple[int, ...]]
+    always: frozenset[int]  # rows with a coded keyword, found by letters, not stems
+
+    @classmethod
+    def of(cls, rows: tuple[Alternative, ...]) -> _WordIndex:
+        words, by_first, always = [], {}, set()
+        for index, option in enumerate(rows):
+            keywords = tuple(_stems(keyword) for keyword in option.keywords)
+            # Spaces out only for a gas's code ("R 410 A"): a word's letters inside another
+            # word name nothing ("waste" in "wastewater").
+            coded = tuple(
+                (needle, needle.replace(" ", ""), len(needle.strip()) > 3)
+                for k in option.keywords
+                if any(c.isdigit() for c in k)
+                for needle in (_normal(k),)
+            )
+            # "boilers" is the gas's use, not a sign the question means the biomass boiler.
+            source = " ".join((option.source["pt"], option.source["en"], *option.keywords))
+            own = _content(f"{option.alternative['pt']} {option.alternative['en']}")
+            context = tuple(_stems(word) for word in option.context)
+            words.append(_RowWords(keywords, coded, frozenset(own - _content(source)), context))
+            for stems in keywords:
+                if stems:
+                    by_first.setdefault(stems[0], []).append(index)
+            if coded:
+                always.add(index)
+        return cls(
+            tuple(words),
+            {stem: tuple(indices) for stem, indices in by_first.items()},
+            frozenset(always),
+        )
+
+    def candidates(self, present: frozenset[str]) -> list[int]:
+        """The rows, in CSV order, a keyword of which starts with a stem in ``present``."""
+        found = set(self.always)
+        for stem in present:
+            found.update(self.by_first_stem.get(stem, ()))
+        return sorted(found)
 
 
 def names_any(text: str, keywords: tuple[str, ...]) -> bool:
@@ -357,6 +420,7 @@ _ENDINGS = (("oes", "ao"), ("aes", "ao"), ("ais", "al"), ("eis", "el"), ("ies", 
             ("ns", "m"), ("res", "r"), ("zes", "z"))  # fmt: skip
 
 
+@lru_cache(maxsize=65_536)  # a language's words are few; texts repeat them
 def _stem(word: str) -> str:
     """A light stem, the same for both languages: plural, gender and English verb endings off
     and doubled letters single, so that cognates meet ("effluent"/"efluentes")."""
@@ -382,11 +446,14 @@ def _stems(text: str) -> tuple[str, ...]:
     return tuple(_stem(word) for word in _normal(text).split())
 
 
-def _phrase_in(phrase: tuple[str, ...], words: tuple[str, ...]) -> bool:
-    """Whether the stemmed keyword occurs in the stemmed question as consecutive words."""
+def _phrase_in(
+    phrase: tuple[str, ...], words: tuple[str, ...], present: frozenset[str] | None = None
+) -> bool:
+    """Whether the stemmed keyword occurs in the stemmed question as consecutive words
+    (``present``: the set of those words, when the caller has it)."""
     size = len(phrase)
-    if not size or phrase[0] not in words:  # most keywords: one scan in C, no slicing
-        return False
+    if not size or phrase[0] not in (words if present is None else present):
+        return False  # most keywords: one look-up, no slicing
     if size == 1:
         return True
     return any(words[i : i + size] == phrase for i in range(len(words) - size + 1))
@@ -405,6 +472,9 @@ _ALIASES = (
     (("cimento", "cement", "cimenteira", "clinquer", "clinker", "forno de cimento",
       "cement kiln"), "coque de petroleo"),
 )  # fmt: skip
+_STEMMED_ALIASES = tuple(
+    (tuple(_stems(phrase) for phrase in phrases), _stems(term)) for phrases, term in _ALIASES
+)
 
 
 # Words an option's text shares with any question about it: they say nothing of which
