@@ -448,8 +448,8 @@ TEXTS = Texts(
             "en": "The first {shown} of {n} rows.",
         },
         "inv_markdown": {
-            "pt": "Prévia em Markdown (primeiras linhas)",
-            "en": "Markdown preview (first rows)",
+            "pt": "Mostrar a prévia em Markdown (primeiras linhas)",
+            "en": "Show the Markdown preview (first rows)",
         },
         "inv_download_md": {
             "pt": "Baixar a tabela em Markdown",

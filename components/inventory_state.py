@@ -83,6 +83,10 @@ class InventoryPageState:
         return f"table-all-{reading}"
 
     @staticmethod
+    def markdown_widget(reading: str) -> str:
+        return f"markdown-preview-{reading}"
+
+    @staticmethod
     def confirm_widget(digest: str) -> str:
         return f"confirm-unproven-{digest}"
 

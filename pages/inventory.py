@@ -118,8 +118,10 @@ def _table_panel(reading: str, lang: str, inventory: Inventory, name: str) -> No
             st.caption(t("inv_table_head", shown=shown, n=total))
             table = table.head(_TABLE_HEAD)
     st.dataframe(csv_safe_frame(table), hide_index=True)
-    st.caption(t("inv_markdown"))
-    st.code(_markdown_preview(reading, inventory), language="markdown")
+    # On request: a code block of 40 wide lines was a fifth of Chromium's work to paint the
+    # sample (highlighted or not, and inside a closed expander too; bench/pages.py).
+    if st.toggle(t("inv_markdown"), key=state.markdown_widget(reading)):
+        st.code(_markdown_preview(reading, inventory), language="markdown")
     # The whole table as Markdown is written when the button is pressed, not on every rerun
     # (100,000 rows took seconds, for a preview of 40 lines).
     st.download_button(

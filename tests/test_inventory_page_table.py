@@ -71,3 +71,26 @@ def test_the_canonical_table_reads_in_the_interface_language(lang, columns, valu
     assert values <= cells
     assert not _CODES & cells
     assert not grid.isna().all().any()  # no column that is empty on every row
+
+
+@pytest.mark.usefixtures("app_env")
+def test_the_markdown_preview_is_drawn_when_asked_and_reads_as_the_table():
+    workbook = long_table(60, seed=5)
+    app = run_app("pages/inventory.py")
+    app.session_state["lang"] = "pt"
+    app.session_state["aeko_inventory_upload"] = ("prévia.xlsx", as_xlsx(workbook))
+    app.run()
+    assert not app.exception, app.exception
+    assert not app.get("code")  # not painted with the sample: it is asked for
+    toggle = next(t for t in app.toggle if t.label.startswith("Mostrar a prévia em Markdown"))
+    toggle.set_value(True).run()
+    assert not app.exception, app.exception
+    (preview,) = [c.value for c in app.get("code")]
+    lines = preview.splitlines()
+    assert len(lines) == 40  # the header, its rule and the first 38 rows
+    # The Markdown the agents read and the download holds: the loader's own column names.
+    header = [cell.strip() for cell in lines[0].strip("|").split("|")]
+    assert {"scope", "source", "emissions_tco2e"} <= set(header)
+    assert set(lines[1].replace("|", "").strip()) <= set("-: ")
+    assert all(line.count("|") == lines[0].count("|") for line in lines[2:])
+    assert len(app.get("vega_lite_chart")) >= 4  # the page around the panel stays drawn
