@@ -190,7 +190,8 @@ def mark_unverified(text: str, numbers: Sequence[str], lang: str = "pt") -> str:
     return "".join(pieces) + text[last:]
 
 
-def _readings(digits: str) -> list[tuple[float, int, str]]:
+@lru_cache(maxsize=4096)  # texts repeat their figures ("1.240", "23,5"), turn after turn
+def _readings(digits: str) -> tuple[tuple[float, int, str], ...]:
     """The values a written number can mean, with the decimals it shows in each reading and
     the notation ("pt": 1.234,5; "en": 1,234.5) that reads it so."""
     plain = digits.replace("\u00a0", " ")
@@ -214,10 +215,10 @@ def _readings(digits: str) -> list[tuple[float, int, str]]:
         places = len(parts[1]) if len(parts) == 2 else 0
         readings.append((float(".".join(parts)), places, "pt" if decimal == "," else "en"))
     if not readings:
-        return [(float(re.sub(r"\D", "", plain) or 0), 0, "any")]
+        return ((float(re.sub(r"\D", "", plain) or 0), 0, "any"),)
     if len(readings) == 2 and readings[0][:2] == readings[1][:2]:
-        return [(*readings[0][:2], "any")]  # "1240": both notations read it alike
-    return readings
+        return ((*readings[0][:2], "any"),)  # "1240": both notations read it alike
+    return tuple(readings)
 
 
 def unbacked(draft: str, backing: Sequence[Backing]) -> list[str]:

@@ -11,7 +11,7 @@ most MAX_TOOL_ROUNDS + 1 calls each time it runs):
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
@@ -35,7 +35,13 @@ MAX_STEPS: dict[Flow, int] = {
 RECURSION_LIMIT: dict[Flow, int] = {flow: steps + 1 for flow, steps in MAX_STEPS.items()}
 
 
-def _read_next(state: RunState) -> str:
+class _Routed(TypedDict):
+    next: str
+
+
+# Typed with the one key it reads: LangGraph then hands a branch only that channel, not the
+# whole run state read again after every agent.
+def _read_next(state: _Routed) -> str:
     return state["next"]
 
 
