@@ -25,6 +25,7 @@ from application.planning import File, PlanInputs, TargetChoice, plan_inputs
 from application.workspace import Workspace
 from engine import AekoImprovementPlan
 from engine.inventory import Inventory
+from engine.texts import Lang, lang_of
 from store import StoreError
 from store.repositories import InventoryRecord
 
@@ -52,6 +53,9 @@ class AnalysisRequest:
     catalogue: File | None = None
     costs: File | None = None
     previous_plan_id: str | None = None
+    # The user's language, that the plan is written in; a request stored before it was kept
+    # had none, and those plans were Portuguese.
+    language: Lang = "pt"
 
     @classmethod
     def of(
@@ -60,6 +64,7 @@ class AnalysisRequest:
         reading: Mapping[str, Any],
         planning: PlanInputs | None,
         previous: AekoImprovementPlan | None,
+        language: Lang = "pt",
     ) -> AnalysisRequest | None:
         """From what the page keeps to reopen the inventory (``reading``: name, sheets, GWP
         set, methane origin, overrides, units, added rows, catalogue, costs); None when a
@@ -80,6 +85,7 @@ class AnalysisRequest:
             catalogue=tuple(catalogue) if catalogue else None,  # type: ignore[arg-type]
             costs=tuple(costs) if costs else None,  # type: ignore[arg-type]
             previous_plan_id=str(previous.id) if previous is not None and previous.id else None,
+            language=lang_of(language),
         )
 
     def document(self) -> dict[str, Any]:
@@ -100,6 +106,7 @@ class AnalysisRequest:
             "catalogue": _file_document(self.catalogue),
             "costs": _file_document(self.costs),
             "previous_plan_id": self.previous_plan_id,
+            "language": self.language,
         }
 
     @classmethod
@@ -118,6 +125,7 @@ class AnalysisRequest:
             catalogue=_file_of(document.get("catalogue")),
             costs=_file_of(document.get("costs")),
             previous_plan_id=document.get("previous_plan_id"),
+            language=lang_of(document.get("language")),
         )
 
 

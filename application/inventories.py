@@ -31,6 +31,7 @@ from engine.errors import LocalizedError
 from engine.inventory import Inventory, list_sheets, load_inventory, loader
 from engine.inventory.combine import ADDED_SHEET, added_rows_table, with_added
 from engine.inventory.notice import Reading
+from engine.texts import Lang
 from store import StoreError
 from store.repositories import InventoryRecord
 
@@ -193,12 +194,14 @@ def analyse(
     units: Mapping[str, str] | None = None,
     record: InventoryRecord | None = None,
     checkpointer: BaseCheckpointSaver | None = None,
+    language: Lang = "pt",
 ) -> Iterator[EngineEvent | PlanEnded]:
     """Save the upload (with the user's factor file and unit choices, if any), run the
     inventory flow, save the plan and the usage. ``run_id`` names the run (a new one by
     default); ``units`` are the units the user chose for ambiguous sheets (``load``'s);
     ``record`` the upload when it is stored already (a worker's run: the page stored it);
-    ``checkpointer`` makes the run durable on its id (a worker's take-over resumes it).
+    ``checkpointer`` makes the run durable on its id (a worker's take-over resumes it);
+    ``language`` is the one the user works in, that the plan is written in.
 
     Yields the engine's events as they happen, then ``PlanEnded``. Raises
     ``DailyCapReachedError`` before anything is spent when today's allowance is gone.
@@ -213,7 +216,7 @@ def analyse(
         yield from _analysed(
             workspace, name, data, inventory, budget=budget, spending=spending,
             previous=previous, factors=factors, planning=planning, units=units, record=record,
-            checkpointer=checkpointer,
+            checkpointer=checkpointer, language=language,
         )  # fmt: skip
     except BaseException as error:
         failure = error
@@ -236,6 +239,7 @@ def _analysed(
     units: Mapping[str, str] | None = None,
     record: InventoryRecord | None = None,
     checkpointer: BaseCheckpointSaver | None = None,
+    language: Lang = "pt",
 ) -> Iterator[EngineEvent | PlanEnded]:
     """``analyse`` once its budget is known, its usage recorded through ``spending``."""
     store, outbox, user_id = workspace.store, workspace.outbox, workspace.user.id
@@ -258,6 +262,7 @@ def _analysed(
             catalogue=planning.catalogue,
             costs=planning.costs,
             checkpointer=checkpointer,
+            language=language,
         ):
             spending.observe(event)
             if isinstance(event, RunFinished):

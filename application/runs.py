@@ -58,6 +58,7 @@ from engine import AekoImprovementPlan, AekoSession, AgentFinished, EngineEvent
 from engine.dto import AekoUsage
 from engine.errors import LocalizedError
 from engine.inventory import Inventory
+from engine.texts import Lang, lang_of
 from store import Store, StoreError
 from store.embedded import process_alive
 from store.repositories.runs import QUEUED, RUNNING, RunRepository
@@ -568,12 +569,15 @@ def analyse(
     planning: PlanInputs | None = None,
     reopen: dict[str, Any] | None = None,
     units: dict[str, str] | None = None,
+    language: str = "pt",
 ) -> Run:
     """Start an inventory analysis in a worker (``inventories.analyse``). ``digest`` (the
     upload's SHA-256) is what a page finds it by; ``reopen`` what it needs to show the
     inventory again after a reload, and how it was read (``AnalysisRequest.of``);
-    ``units`` the units the user chose for ambiguous sheets, stored with the upload.
+    ``units`` the units the user chose for ambiguous sheets, stored with the upload;
+    ``language`` the user's (the interface's), that the plan is written in.
     ``DailyCapReachedError`` comes out of ``follow``."""
+    lang = lang_of(language)
     run = Run(
         id=uuid4().hex,
         user_id=str(workspace.user.id),
@@ -584,12 +588,13 @@ def analyse(
     )
     if workspace.runs_in_worker:
         queued = _enqueue_analysis(workspace, run, data, inventory, previous=previous,
-                                   factors=factors, planning=planning, units=units)  # fmt: skip
+                                   factors=factors, planning=planning, units=units,
+                                   language=lang)  # fmt: skip
         if queued is not None:
             return queued
     items = inventories.analyse(
         workspace, name, data, inventory, previous=previous, factors=factors,
-        planning=planning, run_id=run.id, units=units,
+        planning=planning, run_id=run.id, units=units, language=lang,
     )  # fmt: skip
     return runs_of(workspace).start(run, items)
 
@@ -604,6 +609,7 @@ def _enqueue_analysis(
     factors: FactorFile | None,
     planning: PlanInputs | None,
     units: dict[str, str] | None,
+    language: Lang = "pt",
 ) -> RemoteRun | None:
     """Store the upload (GridFS: the worker reads it from there, no process keeps it in
     memory) and leave the analysis to a worker with how the page read it. None when the
@@ -616,7 +622,7 @@ def _enqueue_analysis(
         )
     except StoreError:
         return None
-    request = AnalysisRequest.of(record.id, run.reopen, planning, previous)
+    request = AnalysisRequest.of(record.id, run.reopen, planning, previous, language)
     if request is None:
         return None
     run.reopen.pop("data", None)

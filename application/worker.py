@@ -210,6 +210,7 @@ def _items(
         workspace, analysis.name, prepared.data, prepared.inventory,
         previous=prepared.previous, factors=prepared.factors, planning=prepared.planning,
         run_id=run_id, units=analysis.units, record=prepared.record, checkpointer=saver,
+        language=analysis.language,
     )  # fmt: skip
 
 

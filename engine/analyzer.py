@@ -23,6 +23,7 @@ from engine.inventory import DEFAULT_DIGEST_CHARS, Inventory, InventoryError
 from engine.inventory.loader import load_markdown_inventory
 from engine.measures.catalogue import Catalogue, Costs
 from engine.runtime import RUNTIME
+from engine.texts import Lang, lang_of
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -43,13 +44,14 @@ class AekoInventoryAnalyzer:
         id_external_inventory: int,
         checkpointer: BaseCheckpointSaver | None = None,
         thread_id: str | None = None,
+        language: Lang = "pt",
     ) -> AekoImprovementPlan:
         """Run the inventory flow to the end. The plan's usage is on ``plan.usage``.
 
         ``inventory`` is Markdown (the reference contract) or an ingested ``Inventory``. The
         agents read the inventory's digest, never a table larger than the digest budget, and
-        the analysts may query the full table with a tool. ``checkpointer`` and
-        ``thread_id``: as for ``stream``.
+        the analysts may query the full table with a tool. ``checkpointer``, ``thread_id``
+        and ``language``: as for ``stream``.
         """
         events = self._events(
             inventory,
@@ -57,6 +59,7 @@ class AekoInventoryAnalyzer:
             Planning(),
             checkpointer=checkpointer,
             thread_id=thread_id,
+            language=language,
             live=False,  # read to its end: no reader waits for events while an agent runs
         )
         for event in events:
@@ -76,6 +79,7 @@ class AekoInventoryAnalyzer:
         costs: Mapping[str, Costs] | None = None,
         checkpointer: BaseCheckpointSaver | None = None,
         thread_id: str | None = None,
+        language: Lang = "pt",
     ) -> Iterator[EngineEvent]:
         """Yield the run's events; the last one carries the plan, with ``plan.actions``: the
         reductions the engine computed under GHG Protocol rules from the measure
@@ -91,6 +95,10 @@ class AekoInventoryAnalyzer:
         ``checkpointer`` (a LangGraph ``BaseCheckpointSaver``) makes the analysis durable on
         ``thread_id`` (by default ``run_id``): streamed again on that thread after it was
         cut, it resumes from its last finished agent (engine.graph.durable).
+
+        ``language`` (``"pt"`` or ``"en"``) is the one the agents and the plan's text are
+        written in; the plan's three headings stay the protocol's (``PLAN_HEADINGS``), which
+        a reader translates by its own interface language.
         """
         planning = Planning(target, catalogue, costs)
         return self._events(
@@ -101,6 +109,7 @@ class AekoInventoryAnalyzer:
             run_id=run_id,
             checkpointer=checkpointer,
             thread_id=thread_id,
+            language=language,
             live=True,
         )
 
@@ -115,6 +124,7 @@ class AekoInventoryAnalyzer:
         run_id: str | None = None,
         checkpointer: BaseCheckpointSaver | None = None,
         thread_id: str | None = None,
+        language: Lang = "pt",
     ) -> Iterator[EngineEvent]:
         run_id = run_id or uuid4().hex
         thread = durable.Thread(checkpointer, thread_id or run_id) if checkpointer else None
@@ -126,6 +136,7 @@ class AekoInventoryAnalyzer:
             planning,
             thread=thread,
             live=live,
+            language=lang_of(language),
         )
         log = RUNTIME.run_log
         return log.follow(run_id, "inventory", events) if log else events
@@ -140,6 +151,7 @@ class AekoInventoryAnalyzer:
         *,
         thread: durable.Thread | None = None,
         live: bool = True,
+        language: Lang = "pt",
     ) -> Iterator[EngineEvent]:
         ingested, request = _agent_view(inventory)
         saved = thread.saved() if thread else None
@@ -147,6 +159,7 @@ class AekoInventoryAnalyzer:
             "request": request,
             "context": self._context,
             "temporal": (saved or {}).get("temporal") or temporal_context(datetime.now(UTC)),
+            "language": language,
             "attempt": 1,
         }
         readable = ingested or _small_table(request)

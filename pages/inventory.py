@@ -288,11 +288,14 @@ try:
         help=t("inv_gwp_help", default=default_gwp, note=t("gwp_choice_note")),
         **_index(GWP_WIDGET, GWP_SETS.index(default_gwp)),
     )
+    # Labels written now, in this run's language: a format_func that read the language when
+    # called would be called outside the run too (streamlit.testing formats values so).
+    ch4_labels = {origin: _ch4_option(origin) for origin in CH4_ORIGINS}
     ch4_origin = ch4_col.selectbox(
         t("inv_ch4"),
         CH4_ORIGINS,
         **_index(CH4_WIDGET, CH4_ORIGINS.index(DEFAULT_CH4_ORIGIN)),
-        format_func=_ch4_option,
+        format_func=ch4_labels.__getitem__,
         help=t("inv_ch4_help"),
         disabled=gwp_set != "AR6",
         key=CH4_WIDGET,
@@ -479,14 +482,17 @@ with st.expander(t("inv_table"), icon=":material/table:"):  # built even while c
 st.subheader(t("inv_plan"))
 workspace = require_workspace(context)
 earlier = inventories.previous_plans(workspace)
+previous_options = [None, *earlier]
+previous_labels = [
+    t("inv_previous_none")
+    if p is None
+    else f"{t('plan_title', number=p.id_external_inventory)} · {p.updated_at:%d/%m/%Y}"
+    for p in previous_options
+]
 previous = st.selectbox(
     t("inv_previous"),
-    [None, *earlier],
-    format_func=lambda p: (
-        t("inv_previous_none")
-        if p is None
-        else f"{t('plan_title', number=p.id_external_inventory)} · {p.updated_at:%d/%m/%Y}"
-    ),
+    previous_options,
+    format_func=lambda p: previous_labels[previous_options.index(p)],
 )
 
 
@@ -583,7 +589,7 @@ if (
     here.append(
         runs.analyse(
             workspace, name, data, inventory, digest=digest, previous=previous, factors=own,
-            planning=planning, reopen=reopen, units=dict(units),
+            planning=planning, reopen=reopen, units=dict(units), language=lang,
         )
     )  # fmt: skip
 for run in here:

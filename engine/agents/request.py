@@ -14,6 +14,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from engine.dto import AekoMessage, Flow
+from engine.texts import Lang
 
 if TYPE_CHECKING:  # only a type here: the inventory package pulls pandas
     from engine.inventory import Inventory
@@ -46,6 +47,8 @@ class AgentRequest:
     actions_text: str = ""
     unbacked_numbers: tuple[str, ...] = ()  # plan rewrite: the figures with no source
     today: date | None = None  # the run's date (its temporal context), for date-bound answers
+    # inventory: the language the user works in (chat answers in the question's own instead)
+    language: Lang = "pt"
 
 
 @dataclass(frozen=True)

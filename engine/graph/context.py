@@ -20,6 +20,7 @@ from engine.graph.state import RunState
 from engine.grounding import Backing
 from engine.protocol import PLAN_HEADINGS
 from engine.references import reference_backing
+from engine.texts import Lang, Texts, lang_of
 
 if TYPE_CHECKING:
     from engine.agents.runner import Evidence
@@ -44,6 +45,25 @@ GUARDRAIL_POINTS = "Pontos apontados pelo Guardrail de Saída na tentativa anter
 REVIEW_DRAFT = "Revise esta resposta"
 REVIEW_QUESTION = "Pergunta original do usuário"
 REVIEW_FINDINGS = "Análises recebidas"
+
+_TEXTS = Texts(
+    "engine.graph.context",
+    {
+        # The inventory flow's request is Portuguese, and so are its prompts: a run in another
+        # language is told to write in it, and that the headings parse_plan reads stay as they
+        # are. A Portuguese run is not told anything: its request reads as it always did.
+        "write_in": {
+            "pt": "Idioma: escreva a análise e o texto do plano em português, com a notação "
+            "numérica brasileira (1.240,5; 58,9%), mas mantenha os títulos das seções "
+            "exatamente como as instruções os dão ({headings}) e a linha `Next agent:` como "
+            "especificada.",
+            "en": "Language: write your analysis and the plan's text in English, with English "
+            "number notation (1,240.5; 58.9%), but keep the section headings exactly as the "
+            "instructions give them, in Portuguese ({headings}), and the `Next agent:` line "
+            "as specified.",
+        },
+    },
+)
 
 
 def business_context(user: AekoUser, memories: Sequence[AekoUserMemory]) -> str:
@@ -89,7 +109,16 @@ def agent_request(state: RunState, *, inventory: bool, actions: bool = False) ->
         parts.append(f"{FINDINGS}:\n{findings}")
     if state.get("rejections"):
         parts.append(f"{GUARDRAIL_POINTS}:\n{state['rejections'][-1]}")
+    language = run_language(state)
+    if inventory and language != "pt":
+        headings = ", ".join(f"`## {title}`" for title in PLAN_HEADINGS.values())
+        parts.append(_TEXTS("write_in", language, headings=headings))
     return "\n\n".join(parts)
+
+
+def run_language(state: RunState) -> Lang:
+    """The language an inventory run writes in: Portuguese unless it was given another."""
+    return lang_of(state.get("language"))
 
 
 def guardrail_request(state: RunState) -> str:
@@ -214,6 +243,7 @@ def structured_request(
         actions_text=state.get("actions_text", ""),
         findings=newest_findings(state),
         retry_reasons=rejections[-1] if rejections else "",
+        language=run_language(state),
     )
 
 

@@ -24,6 +24,9 @@ class RunState(TypedDict, total=False):
     attachment: str  # chat: the digest of the inventory attached to the conversation
     attachment_name: str  # its file name, as the answer's sources cite it
     temporal: str
+    # inventory: the language the agents write in (the user's); the protocol's headings and
+    # markers stay Portuguese, whatever it is
+    language: str
     attempt: int  # guardrail attempt, from 1
     next: str
     findings: Annotated[list[Finding], operator.add]

@@ -26,9 +26,10 @@ def request_of(metadata: Mapping[str, Any]) -> AgentRequest | SummaryRequest | N
 def language_of(request: AgentRequest) -> Language:
     """The question's own language, read from the question alone (not from a format demand
     or a link attached to it): a user answers in the language they asked in. A language
-    the profile prefers decides only a question whose words do not tell ("CBAM?")."""
+    the profile prefers decides only a question whose words do not tell ("CBAM?"). With no
+    question (the inventory flow) it is the language the run was asked to write in."""
     if not request.question:
-        return "pt"  # the inventory flow: the digest and the plan are in Portuguese
+        return request.language  # the inventory flow: no question, the user's own language
     told = told_language(question_of(request.question))
     if told is not None:
         return told
