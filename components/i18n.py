@@ -138,6 +138,19 @@ TEXTS = Texts(
             "en": "{agent} · {model} · {ms} ms · {tin}+{tout} tokens",
         },
         "trail_next": {"pt": "→ encaminhou para {agent}", "en": "→ handed over to {agent}"},
+        # The agents by their role, as the trail names them (the engine's names are its API).
+        "agent_router": {"pt": "Roteador", "en": "Router"},
+        "agent_faq": {"pt": "FAQ", "en": "FAQ"},
+        "agent_orchestrator": {"pt": "Orquestrador", "en": "Orchestrator"},
+        "agent_guardrail": {"pt": "Guardrail de Saída", "en": "Output guardrail"},
+        "agent_inventory": {"pt": "Analista de inventários", "en": "Inventory analyst"},
+        "agent_pollutants": {"pt": "Analista de Poluentes", "en": "Pollutants analyst"},
+        "agent_green": {"pt": "Analista de Gases Verdes", "en": "Green gases analyst"},
+        "agent_coordinator": {
+            "pt": "Coordenador de Melhoria Contínua",
+            "en": "Continuous improvement coordinator",
+        },
+        "agent_summarizer": {"pt": "Resumidor", "en": "Summariser"},
         "trail_tool": {"pt": "Ferramenta {tool}", "en": "Tool {tool}"},
         "trail_rejected": {
             "pt": "Guardrail reprovou a tentativa {attempt}: {reasons}",

@@ -28,21 +28,44 @@ from engine import (
     ToolCalled,
     ToolReturned,
 )
+from engine.agents.catalog import (
+    COORDINATOR,
+    FAQ,
+    GREEN_GASES_ANALYST,
+    GUARDRAIL,
+    INVENTORY_ANALYST,
+    ORCHESTRATOR,
+    POLLUTANTS_ANALYST,
+    ROUTER,
+)
 from engine.offline import OFFLINE_MODEL_NAME
 from engine.pricing import PRICED_AS_SEPARATOR, is_offline
+from engine.summary import SUMMARIZER
 
 _TOOL_PREVIEW = 1_500
 
 
 # The engine's agent names are its API (the aeko SDK's README spells the inventory analyst
-# "Análista de inventários", and stored runs carry it); the trail writes them as Portuguese
-# does.
-_SPELLED = {"Análista de inventários": "Analista de inventários"}
+# "Análista de inventários", and stored runs carry it); the trail names each by its role in
+# the interface language, Portuguese spelled right.
+_ROLES = {
+    ROUTER: "agent_router",
+    FAQ: "agent_faq",
+    ORCHESTRATOR: "agent_orchestrator",
+    GUARDRAIL: "agent_guardrail",
+    INVENTORY_ANALYST: "agent_inventory",
+    POLLUTANTS_ANALYST: "agent_pollutants",
+    GREEN_GASES_ANALYST: "agent_green",
+    COORDINATOR: "agent_coordinator",
+    SUMMARIZER: "agent_summarizer",
+}
 
 
 def agent_label(name: str) -> str:
-    """An agent's name as the trail shows it: spelled right, and never markup."""
-    return sanitize(_SPELLED.get(name, name))
+    """An agent's name as the trail shows it: its role in the interface language, and an
+    agent the app does not know (a stored run's, a custom graph's) as named, never markup."""
+    role = _ROLES.get(name)
+    return t(role) if role else sanitize(name)
 
 
 def model_display_name(model: str) -> str:
