@@ -41,7 +41,7 @@ def _gwp_backing(text: str) -> list[Backing]:
         kind="factor",
         ref="ipcc-gwp:" + ",".join(gases),
         label=f"GWP-100 ({', '.join(gases)})",
-        citation="IPCC AR4 (2007), AR5 (2013) e AR6 (2021), WG1",
+        citation="IPCC AR4 (2007), AR5 (2013), AR6 (2021), WG1",  # read in either language
     )
     return [Backing("\n".join(lines), (source,))]
 

@@ -127,9 +127,9 @@ def test_both_languages_of_each_new_entry_cite_their_sources():
                           "conteúdo reciclado"]),
     ]:  # fmt: skip
         entry = _entry(entry_id)
-        assert all(source in entry.source for source in cited), entry_id
+        assert all(source in entry.source["pt"] for source in cited), entry_id
         for lang, label in (("pt", "Fonte"), ("en", "Source")):
-            assert f"{label}: {entry.source} [{entry_id}]" in entry.text(lang)
+            assert f"{label}: {entry.source[lang]} [{entry_id}]" in entry.text(lang)
 
 
 def test_recycling_no_longer_charges_the_generator_with_the_processing():

@@ -24,7 +24,7 @@ DATA = Path(__file__).resolve().parents[1] / "engine" / "knowledge" / "data"
 MORE = DATA / "knowledge_more.toml"
 
 FIELDS = {"id", "title_pt", "title_en", "keywords_pt", "keywords_en", "answer_pt", "answer_en",
-          "source"}  # fmt: skip
+          "source", "source_en"}  # fmt: skip
 MIN_WORDS, MAX_WORDS = 80, 200
 # Nothing a reader could click or a renderer could run: URLs, Markdown links and images, HTML.
 FORBIDDEN = re.compile(r"https?://|www\.|!\[|\]\(|<[a-zA-Z/!][^<>]*>", re.IGNORECASE)
@@ -74,7 +74,7 @@ def test_each_entry_has_the_base_schema_in_both_languages(entry):
         words = len(entry[f"answer_{lang}"].split())
         assert MIN_WORDS <= words <= MAX_WORDS, (lang, words)
     assert entry["answer_pt"] != entry["answer_en"]
-    assert len(entry["source"]) > 20
+    assert len(entry["source"]) > 20 and len(entry["source_en"]) > 20
 
 
 @pytest.mark.parametrize("entry", MORE_ENTRIES, ids=lambda e: e["id"])

@@ -188,10 +188,12 @@ def test_the_tool_returns_the_entries_and_their_sources_as_artifact():
     message = _call({"pergunta": "Explain scope 1"})
     entry = _entry("scope1")
     assert message.artifact == [
-        AekoSource(kind="knowledge", ref="scope1", label=entry.title["en"], citation=entry.source)
+        AekoSource(
+            kind="knowledge", ref="scope1", label=entry.title["en"], citation=entry.source["en"]
+        )
     ]
     assert entry.title["en"] in message.content and entry.answer["en"] in message.content
-    assert f"Source: {entry.source} [scope1]" in message.content
+    assert f"Source: {entry.source['en']} [scope1]" in message.content
 
 
 def test_the_tool_answers_in_the_language_asked_for():
@@ -200,7 +202,7 @@ def test_the_tool_answers_in_the_language_asked_for():
     message = _call({"pergunta": "Explique o escopo 1"})
     entry = _entry("scope1")
     assert [s.label for s in message.artifact] == [entry.title["pt"]]
-    assert f"Fonte: {entry.source} [scope1]" in message.content
+    assert f"Fonte: {entry.source['pt']} [scope1]" in message.content
 
 
 def test_the_tool_cites_both_entries_of_a_combined_answer():
@@ -248,7 +250,7 @@ def test_the_offline_faq_reads_the_base_through_the_tool(offline, analyst):
     entry = _entry("scope1")
     output = response.message.output
     assert entry.title["pt"] in output and entry.answer["pt"] in output
-    assert f"Fonte: {entry.source} [scope1]" in output
+    assert f"Fonte: {entry.source['pt']} [scope1]" in output
     assert "Next agent" not in output
 
 
@@ -257,7 +259,7 @@ def test_an_english_question_gets_the_english_entry(offline, analyst):
     assert _knowledge_trail(events) == [("ToolCalled", FAQ), ("ToolReturned", FAQ)]
     entry = _entry("biogenic_co2")
     assert entry.answer["en"] in response.message.output
-    assert f"Source: {entry.source} [biogenic_co2]" in response.message.output
+    assert f"Source: {entry.source['en']} [biogenic_co2]" in response.message.output
     assert entry.answer["pt"] not in response.message.output
 
 
@@ -278,7 +280,7 @@ def test_a_combined_answer_cites_each_entry(offline, analyst):
     for entry_id in ("scope3_cat04", "scope1"):
         entry = _entry(entry_id)
         assert entry.answer["en"] in output
-        assert f"Source: {entry.source} [{entry_id}]" in output
+        assert f"Source: {entry.source['en']} [{entry_id}]" in output
     assert output.index("[scope3_cat04]") < output.index("[scope1]")
 
 

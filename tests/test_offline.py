@@ -99,7 +99,8 @@ def test_every_knowledge_entry_has_both_languages_and_a_source():
     ids = [entry.id for entry in entries()]
     assert len(ids) == len(set(ids)) >= 25
     for entry in entries():
-        assert entry.answer["pt"] and entry.answer["en"] and entry.source
+        assert entry.answer["pt"] and entry.answer["en"]
+        assert entry.source["pt"] and entry.source["en"]
         assert "http" not in entry.answer["pt"] + entry.answer["en"]
     for category in range(1, 16):
         assert f"scope3_cat{category:02d}" in ids
@@ -111,7 +112,7 @@ def test_a_concept_question_is_answered_by_faq_naming_its_source(offline, analys
     assert response.agents_called == [ROUTER, FAQ]
     entry = next(e for e in entries() if e.id == "scope2")
     assert entry.answer["pt"] in response.message.output
-    assert f"Fonte: {entry.source} [scope2]" in response.message.output
+    assert f"Fonte: {entry.source['pt']} [scope2]" in response.message.output
     assert response.message.llm == OFFLINE_MODEL_NAME
     assert response.message.input_tokens > 0 and response.message.output_tokens > 0
 

@@ -214,13 +214,15 @@ class Entry:
     id: str
     title: Both
     answer: Both
-    source: str
+    # The citation in each language: an English answer cites "chapter 9", not "cap. 9";
+    # official titles (a Brazilian law's) are as published in both.
+    source: Both
 
     def text(self, lang: Language) -> str:
         """The entry as the user reads it: title, answer, and where it comes from."""
         return (
             f"**{self.title[lang]}**\n\n{self.answer[lang]}\n\n"
-            f"{_TEXTS('source', lang)}: {self.source} [{self.id}]"
+            f"{_TEXTS('source', lang)}: {self.source[lang]} [{self.id}]"
         )
 
 
@@ -354,7 +356,9 @@ def entries() -> tuple[Entry, ...]:
             id=item["id"],
             title=Both(item["title_pt"], item["title_en"]),
             answer=Both(item["answer_pt"].strip(), item["answer_en"].strip()),
-            source=item["source"],
+            # No fallback to the Portuguese citation: an entry without ``source_en`` fails
+            # here, at load, rather than an English answer quoting Portuguese words.
+            source=Both(item["source"], item["source_en"]),
         )
         for item in _load()
     )

@@ -30,8 +30,9 @@ NOTHING_FOUND = (
 
 
 def entry_source(entry: Entry, lang: Literal["pt", "en"]) -> AekoSource:
+    # Title and citation in the answer's language: the source block shows what it quoted.
     return AekoSource(
-        kind="knowledge", ref=entry.id, label=entry.title[lang], citation=entry.source
+        kind="knowledge", ref=entry.id, label=entry.title[lang], citation=entry.source[lang]
     )
 
 
