@@ -14,7 +14,7 @@ act on the same row twice, and their cuts add up.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import pandas as pd
@@ -123,6 +123,7 @@ class _Texts:
     gas: pd.Series  # what a gas measure's keywords are matched on
     activity: pd.Series  # source, fuel, category: what the others' keywords are matched on
     context: pd.Series  # source, category, facility: what a measure's condition is read on
+    combustion: pd.Series | bool  # whether each row's gas is one burning emits
 
 
 def _texts(rows: pd.DataFrame) -> _Texts:
@@ -136,7 +137,15 @@ def _texts(rows: pd.DataFrame) -> _Texts:
         gas=joined(F.GAS),
         activity=joined(F.SOURCE, F.FUEL, F.CATEGORY),
         context=joined(F.SOURCE, F.CATEGORY, F.FACILITY),
+        combustion=rows[F.GAS].map(is_combustion_gas) if F.GAS in rows else True,
     )
+
+
+def _each_text(texts: pd.Series, test: Callable[[str], bool]) -> pd.Series:
+    """``test`` of each row's text, asked once per distinct text: an inventory repeats its
+    sources and fuels row after row, and a plan asks each of a hundred measures."""
+    answers = {text: bool(test(text)) for text in texts.unique()}
+    return texts.map(answers).astype(bool)
 
 
 def _scopes(measure: Alternative, rows: pd.DataFrame) -> pd.Series:
@@ -159,11 +168,11 @@ def _matches(
     single = Catalogue((measure,))
     gas_measure = measure.mechanism in _GAS_MECHANISMS
     haystack = texts.gas if gas_measure else texts.activity
-    keep = haystack.map(lambda text: bool(single.matching(text))).astype(bool)
+    keep = _each_text(haystack, single.matching)
     if measure.context:
-        keep &= texts.context.map(measure.in_context).astype(bool)
+        keep &= _each_text(texts.context, measure.in_context)
     keep &= scopes.isin({str(s) for s in measure.scopes})
-    combustion = rows[F.GAS].map(is_combustion_gas) if F.GAS in rows else True
+    combustion = texts.combustion
     if gas_measure:
         keep &= ~combustion
     else:
