@@ -11,14 +11,16 @@ most MAX_TOOL_ROUNDS + 1 calls each time it runs):
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, TypedDict
+from collections.abc import Callable
+from typing import Any
 
 from langgraph.graph import END, START, StateGraph
+from langgraph.types import Command
 
 from engine.agents.catalog import COORDINATOR, GUARDRAIL, ROUTER
 from engine.agents.runner import AgentRunner
 from engine.constants import GUARD_RAIL_MAX_RETRIES, PLAN_FORMAT_MAX_RETRIES
-from engine.graph.nodes import make_node
+from engine.graph.nodes import Node, make_node
 from engine.graph.routing import ENTRY, ROUTES, Flow
 from engine.graph.state import RunState
 
@@ -35,21 +37,43 @@ MAX_STEPS: dict[Flow, int] = {
 RECURSION_LIMIT: dict[Flow, int] = {flow: steps + 1 for flow, steps in MAX_STEPS.items()}
 
 
-class _Routed(TypedDict):
-    next: str
+def _destinations(flow: Flow, agent: str) -> tuple[str, ...]:
+    """Where ``agent``'s node may send the run when it decides at run time (the routers,
+    the guardrail, the plan's coordinator); empty when the graph's shape decides."""
+    routes = ROUTES[flow]
+    route = routes[agent]
+    fanned_out = {name for r in routes.values() if r.parallel for name in r.successors}
+    if route.parallel or agent in fanned_out:
+        return ()
+    if agent == GUARDRAIL:
+        return (ROUTER, END)
+    if agent == COORDINATOR and flow == "inventory":
+        return (COORDINATOR, END)
+    targets = tuple(dict.fromkeys((*route.successors, route.default)))
+    return targets if len(targets) > 1 else ()
 
 
-# Typed with the one key it reads: LangGraph then hands a branch only that channel, not the
-# whole run state read again after every agent.
-def _read_next(state: _Routed) -> str:
-    return state["next"]
+# A node that decides where the run goes says so in its answer (a Command), rather than
+# through a conditional edge: LangGraph runs such an edge as a step of its own after the
+# node, over a fresh copy of every channel, only to read back the "next" the node wrote.
+def _routed(node: Node) -> Callable[[RunState], Command]:
+    def run(state: RunState) -> Command:
+        update = node(state)
+        return Command(update=update, goto=update["next"])
+
+    run.__name__ = getattr(node, "__name__", "node")
+    return run
 
 
 def build_graph(flow: Flow, runners: dict[str, AgentRunner]) -> Any:
     routes = ROUTES[flow]
     graph = StateGraph(RunState)
     for agent in routes:
-        graph.add_node(agent, make_node(flow, runners[agent]))
+        node = make_node(flow, runners[agent])
+        if destinations := _destinations(flow, agent):
+            graph.add_node(agent, _routed(node), destinations=destinations)
+        else:
+            graph.add_node(agent, node)
     graph.add_edge(START, ENTRY[flow])
 
     joins: dict[str, list[str]] = defaultdict(list)
@@ -60,16 +84,8 @@ def build_graph(flow: Flow, runners: dict[str, AgentRunner]) -> Any:
                 graph.add_edge(agent, successor)
         elif agent in fanned_out:
             joins[route.default].append(agent)  # wait for every parallel branch
-        elif agent == GUARDRAIL:
-            graph.add_conditional_edges(agent, _read_next, [ROUTER, END])
-        elif agent == COORDINATOR and flow == "inventory":
-            graph.add_conditional_edges(agent, _read_next, [COORDINATOR, END])
-        else:
-            targets = list(dict.fromkeys((*route.successors, route.default)))
-            if len(targets) == 1:
-                graph.add_edge(agent, targets[0])
-            else:
-                graph.add_conditional_edges(agent, _read_next, targets)
+        elif not _destinations(flow, agent):
+            graph.add_edge(agent, (*route.successors, route.default)[0])
     for target, sources in joins.items():
         graph.add_edge(sources, target)
     return graph.compile(name=f"aeko-{flow}")

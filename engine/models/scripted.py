@@ -184,7 +184,7 @@ class ScriptedChatModel(StreamsWithMetadata, BaseChatModel):
     ) -> AIMessage | Streamed:
         """Serve the agent's next scripted reply: recorded, delayed, resolved, or raised."""
         agent = str((run_manager.metadata if run_manager else {}).get("agent", ""))
-        tools = tuple(getattr(tool, "name", str(tool)) for tool in kwargs.get("tools", ()))
+        tools = tuple(_tool_name(tool) for tool in kwargs.get("tools", ()))
         with self._lock:
             replies = self.script.get(agent) or [self.default]
             index = self._served.get(agent, 0)
@@ -202,3 +202,9 @@ class ScriptedChatModel(StreamsWithMetadata, BaseChatModel):
         if isinstance(reply, AIMessage | Streamed):
             return reply
         return AIMessage(content=reply)
+
+
+def _tool_name(tool: Any) -> str:
+    # Not getattr's default: a tool's repr is long to build, and only a nameless one needs it.
+    name = getattr(tool, "name", None)
+    return name if name is not None else str(tool)
