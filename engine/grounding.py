@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -221,40 +221,72 @@ def _readings(digits: str) -> tuple[tuple[float, int, str], ...]:
     return tuple(readings)
 
 
-def unbacked(draft: str, backing: Sequence[Backing]) -> list[str]:
-    """The numbers of ``draft`` that nothing in ``backing`` supports, as written."""
+# Texts consulted only for the numbers nothing read before them supports: the reference
+# tables, which come last and which matching an answer against costs more than the rest.
+Later = Callable[[], Sequence[Backing]]
+
+
+def unbacked(draft: str, backing: Sequence[Backing], later: Later | None = None) -> list[str]:
+    """The numbers of ``draft`` that nothing in ``backing`` supports, as written; ``later``'s
+    texts are read after ``backing``'s, and only when a number is not read there as written
+    (arithmetic then runs over them all)."""
     read = [stated_numbers(item.text) for item in backing]
-    known = sorted({v for text in read for n in text for v in n.values})
+    known = _known(read)
     notation = _notation(stated_numbers(draft))
+    # Rules 1, 2 and 7 first: what is read as written, rounded or free needs nothing else.
+    pending = [
+        (sentence, stated, readings)
+        for sentence in _SENTENCE.split(draft)
+        for stated in stated_numbers(sentence)
+        if not _read_as_written(stated, readings := _readings_in(stated, notation), known)
+    ]
+    if pending and later is not None:
+        extra = [item for item in later() if item.text]
+        if extra:
+            backing = [*backing, *extra]
+            read += [stated_numbers(item.text) for item in extra]
+            known = _known(read)
+            pending = [p for p in pending if not _read_as_written(p[1], p[2], known)]
     steps: _Steps | None = None
     lines: _Lines | None = None
+    named: _Steps | None = None
+    named_for: str | None = None
     missing = []
-    for sentence in _SENTENCE.split(draft):
-        named: _Steps | None = None
-        for stated in stated_numbers(sentence):
-            readings = _readings_in(stated, notation)
-            if (
-                _free(stated)
-                or stated.identifier
-                or any(_supports(value, places, known, stated.scale) for value, places in readings)
+    for sentence, stated, readings in pending:
+        if not (stated.date or _year(stated)):
+            lines = lines or _Lines(backing)
+            if named_for != sentence:
+                # The sentence's other numbers that were read count among those it names.
+                named_for, named = (
+                    sentence,
+                    _Steps(
+                        [lines.named(sentence) + _read_in(sentence, known, notation)],
+                        triples=False,
+                        near=_MAX_NEAR_NAMED,
+                    ),
+                )
+            steps = steps or _Steps(read)
+            if any(
+                named.derive(value, places, stated) or steps.derive(value, places, stated)
+                for value, places in readings
             ):
                 continue
-            if not (stated.date or _year(stated)):
-                lines = lines or _Lines(backing)
-                # The sentence's other numbers that were read count among those it names.
-                named = named or _Steps(
-                    [lines.named(sentence) + _read_in(sentence, known, notation)],
-                    triples=False,
-                    near=_MAX_NEAR_NAMED,
-                )
-                steps = steps or _Steps(read)
-                if any(
-                    named.derive(value, places, stated) or steps.derive(value, places, stated)
-                    for value, places in readings
-                ):
-                    continue
-            missing.append(stated.raw)
+        missing.append(stated.raw)
     return list(dict.fromkeys(missing))
+
+
+def _known(read: Sequence[Sequence[Stated]]) -> list[float]:
+    return sorted({v for text in read for n in text for v in n.values})
+
+
+def _read_as_written(
+    stated: Stated, readings: Sequence[tuple[float, int]], known: Sequence[float]
+) -> bool:
+    return (
+        _free(stated)
+        or stated.identifier
+        or any(_supports(value, places, known, stated.scale) for value, places in readings)
+    )
 
 
 def _read_in(sentence: str, known: Sequence[float], notation: str | None) -> list[Stated]:
@@ -321,19 +353,36 @@ def _values_in(text: str) -> tuple[float, ...]:
     return tuple(sorted({v for n in stated_numbers(text) for v in n.values}))
 
 
-def used_backing(draft: str, backing: Sequence[Backing]) -> list[Backing]:
+def used_backing(
+    draft: str, backing: Sequence[Backing], later: Later | None = None
+) -> list[Backing]:
     """For each number of the draft, the first backing text that supports it: the user's
     words before the tools, the tools before the reference tables, so a figure an entry or a
     tool returned is not credited to a table that happens to hold it too. A year names a
-    period more than it quotes a figure, so it singles out no text."""
+    period more than it quotes a figure, so it singles out no text. ``later``'s texts come
+    after ``backing``'s, read only for the numbers none of those supports."""
     # A figure repeated in the draft is looked up once: the same text backs it each time.
     drafted = {
         (n.values, n.decimals, n.scale): n
         for n in stated_numbers(draft)
         if not _small(n) and not _year(n)
     }.values()
-    known = [_values_in(item.text) for item in backing]
     used: dict[int, Backing] = {}
+    unmatched = _credit(drafted, backing, used)
+    if unmatched and later is not None:
+        extra = [item for item in later() if item.text]
+        _credit(unmatched, extra, used)
+        backing = [*backing, *extra]
+    return [item for item in backing if id(item) in used]
+
+
+def _credit(
+    drafted: Iterable[Stated], backing: Sequence[Backing], used: dict[int, Backing]
+) -> list[Stated]:
+    """Credit each drafted number to the first text of ``backing`` that supports it, into
+    ``used``; return the numbers none supports."""
+    known = [_values_in(item.text) for item in backing]
+    unmatched = []
     for stated in drafted:
         for item, values in zip(backing, known, strict=True):
             if any(
@@ -342,7 +391,9 @@ def used_backing(draft: str, backing: Sequence[Backing]) -> list[Backing]:
             ):
                 used.setdefault(id(item), item)
                 break
-    return [item for item in backing if id(item) in used]
+        else:
+            unmatched.append(stated)
+    return unmatched
 
 
 def _year(stated: Stated) -> bool:
@@ -480,14 +531,18 @@ def _is_sum(value: float, sums: np.ndarray) -> bool:
     return bool(len(sums)) and bool(np.any(np.abs(sums - value) <= 1e-6 * value + 0.051))
 
 
-def cited_sources(answer: str, backing: Sequence[Backing]) -> list[AekoSource]:
+def cited_sources(
+    answer: str, backing: Sequence[Backing], later: Later | None = None
+) -> list[AekoSource]:
     """The sources an answer stands on: every text read as a whole (the knowledge-base entries
     a tool returned), and each other source whose text supports a number of the answer. In
-    the order read, each once."""
-    used = {id(item) for item in used_backing(answer, backing)}
+    the order read, each once. ``later``'s texts (the reference tables) are cited only when
+    they hold a number that none of ``backing`` does."""
+    used = used_backing(answer, backing, later)
+    ids, read = {id(item) for item in used}, {id(item) for item in backing}
     cited: dict[str, AekoSource] = {}
-    for item in backing:
-        if item.read_whole or id(item) in used:
+    for item in (*backing, *(item for item in used if id(item) not in read)):
+        if item.read_whole or id(item) in ids:
             for source in item.sources:
                 cited.setdefault(source.ref, source)
     return list(cited.values())

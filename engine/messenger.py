@@ -25,7 +25,7 @@ from engine.dto import (
 from engine.errors import UnknownAgentError
 from engine.events import EngineEvent, RunFinished, SummaryUpdated
 from engine.graph import durable
-from engine.graph.context import backing, business_context, history_transcript
+from engine.graph.context import backing, business_context, history_transcript, references
 from engine.graph.state import RunState
 from engine.grounding import cited_sources
 from engine.protocol import PLAN_HEADINGS
@@ -239,7 +239,9 @@ class AekoMessenger:
             summary=summary,
             truncated=bool(final.get("truncated")),
             unverified=list(final.get("unverified") or ()) if turn.output else [],
-            sources=cited_sources(turn.output, backing(final)) if turn.output else [],
+            sources=cited_sources(turn.output, backing(final), references(final))
+            if turn.output
+            else [],
         )
 
 

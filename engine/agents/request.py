@@ -39,8 +39,8 @@ class AgentRequest:
     draft: str = ""  # guardrail: the answer under review
     previous_answer: str = ""  # plan rewrite: the coordinator's last plan
     missing_sections: tuple[str, ...] = ()  # plan rewrite: the plan fields left out or empty
-    # chat: the texts the run's tools returned so far; guardrail: everything a number of the
-    # draft may come from (tool results, the attached inventory, the question, references)
+    # chat: the texts the run's tools returned so far; guardrail: what its request shows the
+    # draft may quote (the attached inventory, then the tools' results)
     evidence: tuple[str, ...] = ()
     # inventory: the actions the engine computed for the plan (PlanActions), and their text
     actions: Any = field(default=None, repr=False)

@@ -6,8 +6,9 @@ turns, the question, the findings so far and the guardrail's last reasons.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from engine.agents.catalog import GUARDRAIL, ORCHESTRATOR
@@ -129,19 +130,25 @@ def guardrail_request(state: RunState) -> str:
     findings = latest_findings(state)
     if findings:
         parts.append(f"{REVIEW_FINDINGS}:\n{findings}")
-    consulted = [item.text for item in state.get("evidence", [])]
-    if state.get("attachment"):
-        consulted.insert(0, state["attachment"])
+    consulted = _consulted(state)
     if consulted:
         parts.append(f"{CONSULTED}:\n" + "\n---\n".join(consulted))
     return "\n\n".join(parts)
 
 
+def _consulted(state: RunState) -> list[str]:
+    """What the guardrail is shown the draft may quote: the attachment, then the tools' results."""
+    consulted = [item.text for item in state.get("evidence", [])]
+    if state.get("attachment"):
+        consulted.insert(0, state["attachment"])
+    return consulted
+
+
 def backing(state: RunState) -> list[Backing]:
-    """Everything a chat answer may take a number from: the user's own words, what the run's
-    tools returned, the attached inventory and the reference tables, in that order (a number
-    is credited to the first that holds it). Not the findings: an analyst's number is only
-    as good as the source it came from."""
+    """What a chat answer may take a number from, read before the reference tables: the
+    user's own words, what the run's tools returned and the attached inventory, in that
+    order (a number is credited to the first that holds it). Not the findings: an analyst's
+    number is only as good as the source it came from."""
     keys = ("request", "context", "history", "summary", "temporal")
     items = [Backing(state.get(key, "")) for key in keys]
     items += [
@@ -152,9 +159,14 @@ def backing(state: RunState) -> list[Backing]:
         name = state.get("attachment_name") or "inventário anexado"
         digest = AekoSource(kind="inventory", ref=f"{name}|resumo", label=name, citation=name)
         items.append(Backing(state["attachment"], (digest,)))
-    answer = state.get("answer") or state.get("draft", "")
-    items += reference_backing(f"{answer}\n{state.get('request', '')}")
     return [item for item in items if item.text]
+
+
+def references(state: RunState) -> Callable[[], tuple[Backing, ...]]:
+    """The reference tables' rows the answer and the question name, read after ``backing``
+    and only for a number it does not hold (engine.grounding's ``later``)."""
+    answer = state.get("answer") or state.get("draft", "")
+    return partial(reference_backing, f"{answer}\n{state.get('request', '')}")
 
 
 def _entries(sources: Sequence[AekoSource]) -> bool:
@@ -257,7 +269,7 @@ def structured_guardrail_request(state: RunState) -> AgentRequest:
         findings=newest_findings(state),
         draft=state.get("draft", ""),
         inventory_text=state.get("attachment", ""),
-        evidence=tuple(item.text for item in backing(state)),
+        evidence=tuple(_consulted(state)),
     )
 
 

@@ -194,7 +194,7 @@ def _guardrail(runner: AgentRunner) -> Node:
             context.structured_guardrail_request(state),
         )
         reviewed = read_verdict(reply.text)
-        loose = unbacked(state.get("draft", ""), context.backing(state))
+        loose = unbacked(state.get("draft", ""), context.backing(state), context.references(state))
         verdict = _grounded(reviewed, loose)
         attempt = state.get("attempt", 1)
         last = attempt > GUARD_RAIL_MAX_RETRIES
