@@ -140,3 +140,18 @@ def test_tool_loop_is_bounded_and_the_last_round_has_no_tools(user, session):
     assert faq_calls[-1].tool_choice == "none"
     assert all(call.tool_choice is None for call in faq_calls[:-1])
     assert response.message.output == "Chega."
+
+
+def test_a_binding_is_called_through_its_model_only_when_it_adds_nothing_but_keywords():
+    """``bind_tools``' binding only adds the tools and the tool choice to the call, so the
+    runner hands those to the model itself; a binding that carries a config of its own
+    (``with_config``) or wraps the call (``with_retry``) is called as it is."""
+    from engine.agents.runner import _unbound
+
+    model = ScriptedChatModel(script={})
+    bound = model.bind_tools([fator_emissao], tool_choice="none")
+    target, keywords = _unbound(bound)
+    assert target is model
+    assert keywords == {"tools": [fator_emissao], "tool_choice": "none"}
+    for wrapped in (bound.with_config(tags=["x"]), model.with_retry(), model):
+        assert _unbound(wrapped) == (wrapped, {})

@@ -10,7 +10,7 @@ exactly the reply's text.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, message_chunk_to_message
@@ -107,11 +107,13 @@ def streamed_reply(
     messages: Sequence[BaseMessage],
     config: RunnableConfig,
     answer: AnswerStream,
+    keywords: Mapping[str, Any] | None = None,
 ) -> AIMessage:
-    """Stream one model call into ``answer``; return the whole reply, chunks aggregated."""
+    """Stream one model call (with its call ``keywords``) into ``answer``; return the whole
+    reply, chunks aggregated."""
     whole: AIMessageChunk | None = None
     single: BaseMessage | None = None
-    for piece in model.stream(list(messages), config=config):
+    for piece in model.stream(list(messages), config=config, **(keywords or {})):
         if isinstance(piece, AIMessageChunk):
             whole = piece if whole is None else whole + piece
             answer.feed(piece.text, tool_call=bool(piece.tool_call_chunks))

@@ -9,7 +9,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
-from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables import Runnable, RunnableBinding, RunnableConfig
 
 from engine.agents.deltas import AnswerStream, streamed_reply
 from engine.agents.request import AgentRequest, SummaryRequest, call_metadata
@@ -177,10 +177,11 @@ class AgentRunner:
             attempt = 0
             while True:
                 try:
+                    target, keywords = _unbound(model)
                     if answer is None:
-                        message = model.invoke(messages, config=config)
+                        message = target.invoke(messages, config=config, **keywords)
                     else:
-                        message = streamed_reply(model, messages, config, answer)
+                        message = streamed_reply(target, messages, config, answer, keywords)
                 except Exception as exc:
                     last, failures = exc, failures + 1
                     if answer is not None:
@@ -313,6 +314,23 @@ def _no_tool_choice(model: BaseChatModel, tools: list[Any]) -> Runnable:
         return model.bind_tools(tools, tool_choice="none")
     except (TypeError, ValueError, NotImplementedError):
         return model
+
+
+def _unbound(model: Runnable) -> tuple[Runnable, dict[str, Any]]:
+    """A binding that only adds call keywords (``bind_tools``' tools and tool choice), as its
+    model and those keywords: called so, the model gets the same call, without the binding
+    merging the run's config into a copy first (a tenth of an analyst's turn here)."""
+    if (
+        isinstance(model, RunnableBinding)
+        and type(model).invoke is RunnableBinding.invoke  # langchain's own chat-model
+        and type(model).stream is RunnableBinding.stream  # binding is one, typed apart
+        and not model.config
+        and not model.config_factories
+        and model.custom_input_type is None
+        and model.custom_output_type is None
+    ):
+        return model.bound, model.kwargs
+    return model, {}
 
 
 def _sources(artifact: object) -> list[AekoSource]:
