@@ -39,14 +39,39 @@ def fold(text: str) -> str:
     return " ".join(bare.casefold().split())
 
 
+# What every marker holds. A marker never spans lines and its name runs to the end of its
+# line, so a line holds at most one: only the lines with these words are searched for it,
+# not every position of a long answer (the full pattern's optional lead makes each costly).
+_MARKER_WORDS = re.compile(r"next[ \t]*agent", re.IGNORECASE)
+
+
+def _markers(text: str) -> list[re.Match[str]]:
+    """``_MARKER.finditer(text)``, searched only on the lines that may hold a marker."""
+    found = []
+    searched_to = 0
+    for words in _MARKER_WORDS.finditer(text):
+        if words.start() < searched_to:
+            continue  # the line was searched already
+        start = text.rfind("\n", 0, words.start()) + 1
+        end = text.find("\n", words.end())
+        searched_to = len(text) if end < 0 else end
+        if marker := _MARKER.search(text, start, searched_to):
+            found.append(marker)
+    return found
+
+
 def split_marker(text: str) -> tuple[str, str | None]:
     """Remove every routing marker from ``text``; return the clean text and the last name."""
-    names = [m.group("name") for m in _MARKER.finditer(text)]
-    if not names:
+    markers = _markers(text)
+    if not markers:
         return text.strip(), None
-    clean = _MARKER.sub("", text)
-    clean = re.sub(r"\n{3,}", "\n\n", clean).strip()
-    return clean, clean_marker_name(names[-1])
+    kept, position = [], 0
+    for marker in markers:
+        kept.append(text[position : marker.start()])
+        position = marker.end()
+    kept.append(text[position:])
+    clean = re.sub(r"\n{3,}", "\n\n", "".join(kept)).strip()
+    return clean, clean_marker_name(markers[-1].group("name"))
 
 
 def clean_marker_name(raw: str) -> str:

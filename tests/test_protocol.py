@@ -1,6 +1,10 @@
-import pytest
+import re
 
-from engine.protocol import parse_plan, read_verdict, split_marker
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.protocol import _MARKER, clean_marker_name, parse_plan, read_verdict, split_marker
 
 
 @pytest.mark.parametrize(
@@ -88,3 +92,53 @@ def test_missing_and_empty_sections_are_reported_in_heading_order():
 def test_heading_with_emphasis_and_colon_still_counts():
     plan = parse_plan("## **Problema definido:**\nA\n# Método\nB\n### Raciocínio ###\nC")
     assert plan.missing == ()
+
+
+# The grammar in plain regex terms, as the module first wrote it: every match of the marker
+# pattern over the whole text, removed; the last one names the successor.
+def _split_by_the_whole_pattern(text: str) -> tuple[str, str | None]:
+    names = [m.group("name") for m in _MARKER.finditer(text)]
+    if not names:
+        return text.strip(), None
+    clean = re.sub(r"\n{3,}", "\n\n", _MARKER.sub("", text)).strip()
+    return clean, clean_marker_name(names[-1])
+
+
+_PIECES = st.sampled_from(
+    [
+        "Next agent:",
+        "next  AGENT :",
+        "NEXT\tagent：",
+        "**Next agent**:",
+        "> Next agent: ",
+        "Next agent",
+        "next agente:",
+        "agent:",
+        "next",
+        " ",
+        "\t",
+        "\n",
+        "\n\n\n",
+        "*",
+        "_",
+        "`",
+        "'",
+        '"',
+        "-",
+        ">",
+        "FAQ",
+        "Orquestrador",
+        "Nenhum",
+        "Análise de 1.240 t.",
+        "ﬁm",
+        "K",
+        "ſ",
+    ]
+)
+
+
+@given(st.lists(_PIECES, max_size=30).map("".join))
+def test_markers_are_read_and_removed_as_the_whole_pattern_reads_them(text):
+    """Searching only the lines that hold the marker's words finds what the pattern finds
+    over the whole text, so the clean text and the named successor are the same."""
+    assert split_marker(text) == _split_by_the_whole_pattern(text)
