@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -77,6 +78,15 @@ _MONTHS = (
 # A day of a date in words ("11 de dezembro de 2024", "December 11"): a count, not a figure.
 _DAY_AFTER = re.compile(rf"\s*(?:º|°)?\s+(?:de\s+)?(?:{_MONTHS})\b", re.I)
 _DAY_BEFORE = re.compile(rf"\b(?:{_MONTHS})\s+$", re.I)
+# The words that open a name or a date in words, as _IDENTIFIER and _DAY_BEFORE read them:
+# those two are searched only in the windows before a number where one of these starts,
+# because searched everywhere their anchoring at the window's end makes them try every
+# position (most of the cost of reading a text's numbers).
+_NAME_WORDS = ("nº", "n°", "no", "n.º", "art", "§", "lei", "decreto", "portaria", "resolu",
+               *_MONTHS.split("|"))  # fmt: skip
+# Characters whose case folding re.IGNORECASE reads beyond str.lower(): a text holding one
+# is searched in every window, as before.
+_FOLDS_APART = frozenset("ſKİı")
 # "100 anos", "12 months": a duration, which no one-step figure is computed from.
 _DURATION = re.compile(
     r"\s*(?:anos?|years?|meses|m[eê]s|months?|dias?|days?|horas?|hours?)\b", re.I
@@ -140,16 +150,22 @@ def stated_numbers(text: str) -> list[Stated]:
 def _located(text: str) -> tuple[tuple[int, int, Stated], ...]:
     """Each number of ``text`` with where it stands, in reading order."""
     found: list[tuple[int, int, Stated]] = []
+    plain = text
     for match in _DATE.finditer(text):
         year = float(match.group("dmy") or match.group("ymd"))
         stated = Stated(raw=match.group(0), values=(year,), decimals=(0,), date=True)
         found.append((match.start(), match.end(), stated))
-    plain = _DATE.sub(lambda m: " " * len(m.group(0)), text)
+        plain = f"{plain[: match.start()]}{' ' * len(match.group(0))}{plain[match.end() :]}"
+    named_from = _name_word_starts(plain)
     for match in _NUMBER.finditer(plain):
         digits, scale_word = match.group(1), (match.group(2) or "").strip().lower()
         scale = _SCALE.get(scale_word, 1e6) if scale_word else 1.0  # milhões, milhão
         readings = _readings(digits)
-        before = plain[max(0, match.start() - 24) : match.start()]
+        window = max(0, match.start() - 24)
+        before = plain[window : match.start()]
+        named = named_from is None or (
+            bisect_left(named_from, window) < bisect_left(named_from, match.start())
+        )
         stated = Stated(
             raw=match.group(0).strip(),
             values=tuple(value * scale for value, _, _ in readings),
@@ -157,8 +173,7 @@ def _located(text: str) -> tuple[tuple[int, int, Stated], ...]:
             percent=bool(_PERCENT.match(plain, match.end())),
             scale=scale,
             identifier=bool(
-                _IDENTIFIER.search(before)
-                or _DAY_BEFORE.search(before)
+                (named and (_IDENTIFIER.search(before) or _DAY_BEFORE.search(before)))
                 or (not scale_word and _DAY_AFTER.match(plain, match.end()))
             ),
             duration=bool(_DURATION.match(plain, match.end())),
@@ -167,6 +182,21 @@ def _located(text: str) -> tuple[tuple[int, int, Stated], ...]:
         )
         found.append((match.start(), match.start() + len(match.group(0).rstrip()), stated))
     return tuple(sorted(found, key=lambda item: item[0]))
+
+
+def _name_word_starts(text: str) -> list[int] | None:
+    """Where the words of _NAME_WORDS start in ``text``, sorted; None when its lower case
+    does not keep its positions or re.IGNORECASE folds a character of it apart."""
+    lower = text.lower()
+    if len(lower) != len(text) or not _FOLDS_APART.isdisjoint(text):
+        return None
+    starts = []
+    for word in _NAME_WORDS:
+        at = lower.find(word)
+        while at >= 0:
+            starts.append(at)
+            at = lower.find(word, at + 1)
+    return sorted(starts)
 
 
 _TEXTS = Texts("engine.grounding", {"unverified": {"pt": "não verificado", "en": "unverified"}})
@@ -427,10 +457,15 @@ def _precision(value: float, places: int, scale: float = 1.0) -> float:
     return 0.5 * 10 ** max(0, min(power, magnitude - 1))
 
 
-def _supports(value: float, places: int, known: Iterable[float], scale: float = 1.0) -> bool:
-    """``value``, written with ``places`` decimals, is a known number or a rounding of one."""
+def _supports(value: float, places: int, known: Sequence[float], scale: float = 1.0) -> bool:
+    """``value``, written with ``places`` decimals, is a known number or a rounding of one.
+    ``known`` is sorted: only the few numbers near ``value`` are compared, each as exactly
+    as before (the window is a hair wider than the tolerance, for float rounding)."""
     tolerance = _precision(value, places, scale) + 1e-9
-    return any(abs(candidate - value) <= tolerance for candidate in known)
+    margin = tolerance + 1e-9 * abs(value)
+    low = bisect_left(known, value - margin)
+    high = bisect_right(known, value + margin, low)
+    return any(abs(known[i] - value) <= tolerance for i in range(low, high))
 
 
 class _Steps:

@@ -1,6 +1,6 @@
 """Every number of a reviewed answer must come from something the run read."""
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from engine.dto import AekoSource
@@ -86,3 +86,63 @@ def test_a_value_off_by_more_than_its_rounding_is_unbacked(value, offset):
     backing = [Backing(f"Resultado: {number(value, 0)} t CO2e")]
     wrong = value + offset * 10 ** (len(str(value)) - 1)  # beyond two significant digits
     assert unbacked(f"São {number(wrong, 0)} t.", backing) != []
+
+
+@given(
+    known=st.lists(st.floats(min_value=0, max_value=1e7, allow_nan=False), max_size=40),
+    value=st.floats(min_value=0, max_value=1e7, allow_nan=False),
+    places=st.integers(min_value=0, max_value=3),
+    scale=st.sampled_from([1.0, 1e3, 1e6]),
+    near=st.booleans(),
+)
+def test_a_number_is_supported_when_a_known_one_lies_within_its_precision(
+    known, value, places, scale, near
+):
+    """Rule 2 as its definition reads: some known number within half the written number's
+    last digit. (The check looks only near the number in the sorted list.)"""
+    from engine.grounding import _precision, _supports
+
+    if near and known:
+        value = known[len(known) // 2] + _precision(value, places, scale) * 0.999
+    tolerance = _precision(value, places, scale) + 1e-9
+    expected = any(abs(candidate - value) <= tolerance for candidate in known)
+    assert _supports(value, places, sorted(known), scale) == expected
+
+
+def _names_by_every_window(text: str) -> list[tuple[int, bool]]:
+    """Rule 7's names and days as its patterns read them, searched in every number's window
+    (where each number starts, and whether it is a name)."""
+    from engine.grounding import _DATE, _DAY_AFTER, _DAY_BEFORE, _IDENTIFIER, _NUMBER
+
+    plain = _DATE.sub(lambda m: " " * len(m.group(0)), text)
+    read = []
+    for match in _NUMBER.finditer(plain):
+        before = plain[max(0, match.start() - 24) : match.start()]
+        scale_word = (match.group(2) or "").strip()
+        name = bool(
+            _IDENTIFIER.search(before)
+            or _DAY_BEFORE.search(before)
+            or (not scale_word and _DAY_AFTER.match(plain, match.end()))
+        )
+        read.append((match.start(), name))
+    return read
+
+
+_TEXT_PIECES = st.sampled_from(
+    ["Lei nº ", "lei ", "LEI ", "Decreto ", "arts. ", "art. ", "§ ", "n.º ", "No ", "no ",
+     "Portaria ", "Resolução ", "resolu", "11 de dezembro de ", "Dezembro ", "MARÇO ", "março ",
+     "marco ", "December ", "15.042", "1.240", "23,5", "2030", "01/08/2025", "2024-12-11",
+     " mil", "%", " anos", "R$ ", "e ", ", ", "–", "-", " ", "\n", "escopo 1", "diesel ",
+     "aproximadamente ", "Reſolução ", "ſ", "K", "İ", "ı", "ª", "º"]
+)  # fmt: skip
+
+
+@given(st.lists(_TEXT_PIECES, max_size=25).map("".join))
+@example("Reſolução 15.042 e a Lei nº 14.993, de 11 de dezembro de 2024")
+def test_names_and_days_are_read_as_their_patterns_read_them_in_every_window(text):
+    """Searching rule 7's patterns only in the windows where one of their words starts
+    finds the names and days that searching every window finds."""
+    from engine.grounding import _located
+
+    found = [(start, stated.identifier) for start, _, stated in _located(text) if not stated.date]
+    assert found == _names_by_every_window(text)
