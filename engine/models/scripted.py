@@ -112,6 +112,13 @@ class ScriptedChatModel(StreamsWithMetadata, BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         reply = self._next_reply(messages, run_manager, kwargs)
+        if isinstance(reply, str):  # most replies: built once, as a provider's would be
+            message = AIMessage(
+                content=reply,
+                usage_metadata=estimated_usage(messages, reply),
+                response_metadata={"model_name": self.model_name},
+            )
+            return ChatResult(generations=[ChatGeneration(message=message)])
         if isinstance(reply, Streamed):
             failure = next((p for p in reply.pieces if isinstance(p, BaseException)), None)
             if failure is not None:
@@ -139,6 +146,8 @@ class ScriptedChatModel(StreamsWithMetadata, BaseChatModel):
         if isinstance(reply, Streamed):
             pieces: list[Any] = list(reply.pieces)
             metadata, usage, calls = reply.response_metadata, None, []
+        elif isinstance(reply, str):
+            pieces, metadata, usage, calls = self._pieces(reply), {}, None, []
         else:
             pieces = self._pieces(reply.content)
             metadata, usage, calls = reply.response_metadata, reply.usage_metadata, reply.tool_calls
@@ -181,7 +190,7 @@ class ScriptedChatModel(StreamsWithMetadata, BaseChatModel):
         messages: list[BaseMessage],
         run_manager: CallbackManagerForLLMRun | None,
         kwargs: dict[str, Any],
-    ) -> AIMessage | Streamed:
+    ) -> AIMessage | Streamed | str:
         """Serve the agent's next scripted reply: recorded, delayed, resolved, or raised."""
         agent = str((run_manager.metadata if run_manager else {}).get("agent", ""))
         tools = tuple(_tool_name(tool) for tool in kwargs.get("tools", ()))
@@ -199,7 +208,7 @@ class ScriptedChatModel(StreamsWithMetadata, BaseChatModel):
             reply = reply(messages)
         if isinstance(reply, BaseException):
             raise reply
-        if isinstance(reply, AIMessage | Streamed):
+        if isinstance(reply, AIMessage | Streamed | str):
             return reply
         return AIMessage(content=reply)
 
