@@ -160,7 +160,7 @@ def _located(text: str) -> tuple[tuple[int, int, Stated], ...]:
     for match in _NUMBER.finditer(plain):
         digits, scale_word = match.group(1), (match.group(2) or "").strip().lower()
         scale = _SCALE.get(scale_word, 1e6) if scale_word else 1.0  # milhões, milhão
-        readings = _readings(digits)
+        values, decimals, notations = _read_as(digits, scale)
         window = max(0, match.start() - 24)
         before = plain[window : match.start()]
         named = named_from is None or (
@@ -168,8 +168,8 @@ def _located(text: str) -> tuple[tuple[int, int, Stated], ...]:
         )
         stated = Stated(
             raw=match.group(0).strip(),
-            values=tuple(value * scale for value, _, _ in readings),
-            decimals=tuple(places for _, places, _ in readings),
+            values=values,
+            decimals=decimals,
             percent=bool(_PERCENT.match(plain, match.end())),
             scale=scale,
             identifier=bool(
@@ -178,7 +178,7 @@ def _located(text: str) -> tuple[tuple[int, int, Stated], ...]:
             ),
             duration=bool(_DURATION.match(plain, match.end())),
             money=bool(_MONEY.search(before)),
-            notations=tuple(notation for _, _, notation in readings),
+            notations=notations,
         )
         found.append((match.start(), match.start() + len(match.group(0).rstrip()), stated))
     return tuple(sorted(found, key=lambda item: item[0]))
@@ -221,6 +221,19 @@ def mark_unverified(text: str, numbers: Sequence[str], lang: str = "pt") -> str:
 
 
 @lru_cache(maxsize=4096)  # texts repeat their figures ("1.240", "23,5"), turn after turn
+def _read_as(
+    digits: str, scale: float
+) -> tuple[tuple[float, ...], tuple[int, ...], tuple[str, ...]]:
+    """A written number's readings as Stated holds them: values (scaled), decimals, notations."""
+    readings = _readings(digits)
+    return (
+        tuple(value * scale for value, _, _ in readings),
+        tuple(places for _, places, _ in readings),
+        tuple(notation for _, _, notation in readings),
+    )
+
+
+@lru_cache(maxsize=4096)
 def _readings(digits: str) -> tuple[tuple[float, int, str], ...]:
     """The values a written number can mean, with the decimals it shows in each reading and
     the notation ("pt": 1.234,5; "en": 1,234.5) that reads it so."""
