@@ -275,12 +275,15 @@ def unbacked(draft: str, backing: Sequence[Backing], later: Later | None = None)
     (arithmetic then runs over them all)."""
     read = [stated_numbers(item.text) for item in backing]
     known = _known(read)
-    notation = _notation(stated_numbers(draft))
+    # A number's digits never span two sentences: the notation of the draft's numbers is that
+    # of its sentences' numbers (read once, each sentence then checked on its own).
+    sentences = [(sentence, stated_numbers(sentence)) for sentence in _SENTENCE.split(draft)]
+    notation = _notation([stated for _, numbers in sentences for stated in numbers])
     # Rules 1, 2 and 7 first: what is read as written, rounded or free needs nothing else.
     pending = [
         (sentence, stated, readings)
-        for sentence in _SENTENCE.split(draft)
-        for stated in stated_numbers(sentence)
+        for sentence, numbers in sentences
+        for stated in numbers
         if not _read_as_written(stated, readings := _readings_in(stated, notation), known)
     ]
     if pending and later is not None:

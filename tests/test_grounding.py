@@ -146,3 +146,14 @@ def test_names_and_days_are_read_as_their_patterns_read_them_in_every_window(tex
 
     found = [(start, stated.identifier) for start, _, stated in _located(text) if not stated.date]
     assert found == _names_by_every_window(text)
+
+
+@given(st.lists(_TEXT_PIECES | st.sampled_from([". ", "? ", "!\n", "\n\n", "48 976,59", "1,234.5"]),
+                max_size=30).map("".join))  # fmt: skip
+def test_a_draft_is_written_in_the_notation_its_sentences_are_written_in(text):
+    """unbacked reads a draft sentence by sentence; the notation it judges the draft's
+    numbers in is the one the whole draft's numbers show."""
+    from engine.grounding import _SENTENCE, _notation
+
+    by_sentence = [n for sentence in _SENTENCE.split(text) for n in stated_numbers(sentence)]
+    assert _notation(by_sentence) == _notation(stated_numbers(text))
