@@ -275,8 +275,6 @@ def unbacked(draft: str, backing: Sequence[Backing], later: Later | None = None)
     (arithmetic then runs over them all)."""
     read = [stated_numbers(item.text) for item in backing]
     known = _known(read)
-    # A number's digits never span two sentences: the notation of the draft's numbers is that
-    # of its sentences' numbers (read once, each sentence then checked on its own).
     sentences = [(sentence, stated_numbers(sentence)) for sentence in _SENTENCE.split(draft)]
     notation = _notation([stated for _, numbers in sentences for stated in numbers])
     # Rules 1, 2 and 7 first: what is read as written, rounded or free needs nothing else.
@@ -319,6 +317,14 @@ def unbacked(draft: str, backing: Sequence[Backing], later: Later | None = None)
                 continue
         missing.append(stated.raw)
     return list(dict.fromkeys(missing))
+
+
+# A draft is read sentence by sentence, by the guardrail's check and by the citations alike
+# (the same sentences, read once). A number's digits never span two sentences, so the
+# notation of a draft's numbers is its sentences'; a scale word on the next line ("1,5" then
+# "milhão") is not read as the number's.
+def _by_sentence(draft: str) -> list[Stated]:
+    return [stated for sentence in _SENTENCE.split(draft) for stated in stated_numbers(sentence)]
 
 
 def _known(read: Sequence[Sequence[Stated]]) -> list[float]:
@@ -410,7 +416,7 @@ def used_backing(
     # A figure repeated in the draft is looked up once: the same text backs it each time.
     drafted = {
         (n.values, n.decimals, n.scale): n
-        for n in stated_numbers(draft)
+        for n in _by_sentence(draft)
         if not _small(n) and not _year(n)
     }.values()
     used: dict[int, Backing] = {}
