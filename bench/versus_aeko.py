@@ -12,8 +12,10 @@ machinery. Two paths: the FAQ (Roteador → FAQ, 2 model calls) and the speciali
 (Roteador → Analista de Poluentes → Analista de Gases Verdes → Orquestrador → Guardrail de
 Saída, 5 calls), each asked "Quais gases mais pesam no escopo 1?" on a session of 10 earlier
 turns, by a user with a role, a usecase and one memory; one warm-up turn first (it builds
-the graph). Each timed turn names a case of its own in the question and the analysts'
-answers ("…, caso ab?"), so that neither engine finds a turn's texts read already. Rounds
+the graph). The analysts answer six sentences, each with its own figures. Each timed turn
+names a case of its own in the question and in every sentence of the analysts' answers
+("…, caso ab."), so that neither engine finds a turn's texts, or their sentences, read
+already. Rounds
 alternate the two engines (ours, then aeko, then ours...) so that the machine's load drifts
 over both alike. Prints JSON: per engine and path the median ms per
 turn and per agent call, and ours / aeko.
@@ -40,7 +42,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 QUESTION = "Quais gases mais pesam no escopo 1?"
-ANSWER = "Resposta com números do inventário: diesel 1.240 t CO2e (23,5%). " * 6
+# An analyst's answer of six sentences, each with its own figures (all in the session's
+# earlier answers, so they are backed). Each turn names its case in every sentence (reply_of).
+SENTENCES = (
+    "Resposta com números do inventário: diesel 1.240 t CO2e (23,5%).",
+    "O gás natural soma 2.951,1 t CO2e nas caldeiras (6,0%).",
+    "A frota própria responde por 8.120,5 t CO2e, 17,9% do escopo 1.",
+    "Os refrigerantes somam 310,4 t CO2e, com o R-410A à frente.",
+    "A energia comprada fica em 1.310,0 t CO2e pelo método de localização.",
+    "O total reportado é 45.210,9 t CO2e no escopo 1, 92,3% do inventário.",
+)
+ANSWER = " ".join(SENTENCES)
 # The replies of one turn, in the order the agents are called (the same text as bench.engine).
 TURNS = {
     "faq": ["Conceitual.\nNext agent: FAQ", ANSWER + "\nNext agent: Nenhum"],
@@ -72,12 +84,14 @@ def question_of(tag: str) -> str:
 
 
 def reply_of(text: str, tag: str) -> str:
-    """An analyst's scripted answer, naming the turn's case; routing replies stay as they
-    are (the path taken must be the same every turn)."""
+    """An analyst's scripted answer, naming the turn's case in each of its sentences (an
+    engine that keeps what it read of a sentence would otherwise find last turn's sentences
+    read already); routing replies stay as they are (the path taken must be the same every
+    turn)."""
     if ANSWER not in text:
         return text
-    head, sep, tail = text.rpartition("\nNext agent:")
-    return f"{head} Caso {tag}.{sep}{tail}" if sep else f"{text} Caso {tag}."
+    tagged = " ".join(f"{sentence[:-1]}, caso {tag}." for sentence in SENTENCES)
+    return text.replace(ANSWER, tagged)
 
 
 def _summary(timings: list[float], calls_per_turn: int) -> dict:
