@@ -432,19 +432,26 @@ def _credit(
     drafted: Iterable[Stated], backing: Sequence[Backing], used: dict[int, Backing]
 ) -> list[Stated]:
     """Credit each drafted number to the first text of ``backing`` that supports it, into
-    ``used``; return the numbers none supports."""
-    known = [_values_in(item.text) for item in backing]
+    ``used``; return the numbers none supports. Every text's values are looked up at once, in
+    one sorted list of (value, the text's place in ``backing``)."""
+    merged = sorted(
+        (value, place) for place, item in enumerate(backing) for value in _values_in(item.text)
+    )
+    values = [value for value, _ in merged]
     unmatched = []
     for stated in drafted:
-        for item, values in zip(backing, known, strict=True):
-            if any(
-                _supports(value, places, values, stated.scale)
+        first = min(
+            (
+                merged[i][1]
                 for value, places in zip(stated.values, stated.decimals, strict=True)
-            ):
-                used.setdefault(id(item), item)
-                break
-        else:
+                for i in _near(values, value, places, stated.scale)
+            ),
+            default=None,
+        )
+        if first is None:
             unmatched.append(stated)
+        else:
+            used.setdefault(id(backing[first]), backing[first])
     return unmatched
 
 
@@ -480,14 +487,19 @@ def _precision(value: float, places: int, scale: float = 1.0) -> float:
 
 
 def _supports(value: float, places: int, known: Sequence[float], scale: float = 1.0) -> bool:
-    """``value``, written with ``places`` decimals, is a known number or a rounding of one.
-    ``known`` is sorted: only the few numbers near ``value`` are compared, each as exactly
-    as before (the window is a hair wider than the tolerance, for float rounding)."""
+    """``value``, written with ``places`` decimals, is a known number or a rounding of one."""
+    return bool(_near(known, value, places, scale))
+
+
+def _near(known: Sequence[float], value: float, places: int, scale: float) -> list[int]:
+    """Where in ``known`` (sorted) the numbers ``value`` may be a rounding of stand. Only the
+    few near it are compared, each exactly (the window is a hair wider than the tolerance,
+    for float rounding)."""
     tolerance = _precision(value, places, scale) + 1e-9
     margin = tolerance + 1e-9 * abs(value)
     low = bisect_left(known, value - margin)
     high = bisect_right(known, value + margin, low)
-    return any(abs(known[i] - value) <= tolerance for i in range(low, high))
+    return [i for i in range(low, high) if abs(known[i] - value) <= tolerance]
 
 
 class _Steps:

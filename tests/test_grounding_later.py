@@ -112,3 +112,27 @@ def test_the_guardrail_is_given_as_data_what_its_request_shows_it():
     assert structured.evidence == ("Total: 48.976,6 t CO2e", "2,603 kg/L", "GWP 273")
     consulted = rendered.split(f"{context.CONSULTED}:\n", 1)[1]
     assert consulted.split("\n---\n") == list(structured.evidence)
+
+
+@settings(max_examples=150, deadline=None)
+@given(runs())
+def test_each_number_is_credited_to_the_first_text_that_holds_it(run):
+    """used_backing's definition, checked number by number against every text in order."""
+    from engine.grounding import _by_sentence, _precision, _small, _values_in, _year, used_backing
+
+    read, tables, draft = run
+    texts = [*read, *tables]
+    expected: dict[int, Backing] = {}
+    for stated in _by_sentence(draft):
+        if _small(stated) or _year(stated):
+            continue
+        for item in texts:
+            values = _values_in(item.text)
+            if any(
+                abs(known - value) <= _precision(value, places, stated.scale) + 1e-9
+                for value, places in zip(stated.values, stated.decimals, strict=True)
+                for known in values
+            ):
+                expected.setdefault(id(item), item)
+                break
+    assert used_backing(draft, texts) == [item for item in texts if id(item) in expected]
