@@ -275,8 +275,8 @@ def unbacked(draft: str, backing: Sequence[Backing], later: Later | None = None)
     (arithmetic then runs over them all)."""
     read = [stated_numbers(item.text) for item in backing]
     known = _known(read)
-    sentences = [(sentence, stated_numbers(sentence)) for sentence in _SENTENCE.split(draft)]
-    notation = _notation([stated for _, numbers in sentences for stated in numbers])
+    sentences = _sentences(draft)
+    notation = _notation(stated_numbers(draft))
     # Rules 1, 2 and 7 first: what is read as written, rounded or free needs nothing else.
     pending = [
         (sentence, stated, readings)
@@ -319,12 +319,22 @@ def unbacked(draft: str, backing: Sequence[Backing], later: Later | None = None)
     return list(dict.fromkeys(missing))
 
 
-# A draft is read sentence by sentence, by the guardrail's check and by the citations alike
-# (the same sentences, read once). A number's digits never span two sentences, so the
-# notation of a draft's numbers is its sentences'; a scale word on the next line ("1,5" then
-# "milhão") is not read as the number's.
-def _by_sentence(draft: str) -> list[Stated]:
-    return [stated for sentence in _SENTENCE.split(draft) for stated in stated_numbers(sentence)]
+def _sentences(draft: str) -> list[tuple[str, list[Stated]]]:
+    """The draft's sentences, each with the numbers it states. The numbers are read in the
+    whole draft, once: the citations read the same text after the guardrail's check (and a
+    unit, scale or month on the next line is read with its number, as the citations read it)."""
+    located = _located(draft)
+    sentences: list[tuple[str, list[Stated]]] = []
+    start, taken = 0, 0
+    for end, after in (*((gap.start(), gap.end()) for gap in _SENTENCE.finditer(draft)),
+                       (len(draft), len(draft))):  # fmt: skip
+        numbers = []
+        while taken < len(located) and located[taken][0] < end:
+            numbers.append(located[taken][2])
+            taken += 1
+        sentences.append((draft[start:end], numbers))
+        start = after
+    return sentences
 
 
 def _known(read: Sequence[Sequence[Stated]]) -> list[float]:
@@ -416,7 +426,7 @@ def used_backing(
     # A figure repeated in the draft is looked up once: the same text backs it each time.
     drafted = {
         (n.values, n.decimals, n.scale): n
-        for n in _by_sentence(draft)
+        for n in stated_numbers(draft)
         if not _small(n) and not _year(n)
     }.values()
     used: dict[int, Backing] = {}

@@ -118,12 +118,12 @@ def test_the_guardrail_is_given_as_data_what_its_request_shows_it():
 @given(runs())
 def test_each_number_is_credited_to_the_first_text_that_holds_it(run):
     """used_backing's definition, checked number by number against every text in order."""
-    from engine.grounding import _by_sentence, _precision, _small, _values_in, _year, used_backing
+    from engine.grounding import _precision, _small, _values_in, _year, stated_numbers, used_backing
 
     read, tables, draft = run
     texts = [*read, *tables]
     expected: dict[int, Backing] = {}
-    for stated in _by_sentence(draft):
+    for stated in stated_numbers(draft):
         if _small(stated) or _year(stated):
             continue
         for item in texts:
