@@ -62,8 +62,8 @@ INVENTORY = "| Fonte | Escopo | Gás | t CO2e |\n|---|---|---|---|\n" + "".join(
 )
 
 
-def _configure(script: dict, latency_s: float) -> ScriptedChatModel:
-    model = ScriptedChatModel(model_name="scripted", script=script, latency_s=latency_s)
+def _configure(script: dict, latency_s: float, model_name: str = "scripted") -> ScriptedChatModel:
+    model = ScriptedChatModel(model_name=model_name, script=script, latency_s=latency_s)
     Aeko.config(fast_model=model, slow_model=model)
     return model
 
@@ -80,14 +80,23 @@ def _naming_the_case(text: str):
     return lambda messages: reply_of(text, _CASE["tag"])
 
 
-def chat_overhead(path: str, turns: int, *, live: bool = False, first_case: int = 0) -> dict:
+def chat_overhead(
+    path: str,
+    turns: int,
+    *,
+    live: bool = False,
+    first_case: int = 0,
+    model_name: str = "scripted",
+) -> dict:
     """Turns read to their end (``send_message``, what aeko's API offers); ``live``: the same
     turns streamed as the app's pages read them (``stream``), each agent run in a thread so
     that its events reach the page while it runs. ``first_case``: where the turns' case
-    words start, so that a second measure in one process asks new questions."""
+    words start, so that a second measure in one process asks new questions.
+    ``model_name``: what the scripted model answers as; a name genai-prices knows has each
+    call priced, as a provider's would be ("scripted" is priced as unknown)."""
     script = {agent: [_naming_the_case(text) for text in texts]
               for agent, texts in SCRIPTS[path].items()}  # fmt: skip
-    model = _configure(script, 0.0)
+    model = _configure(script, 0.0, model_name)
     user = AekoUser(id_external_user=1, role="Analista ESG", usecase="Frota de caldeiras")
     memories = [AekoUserMemory(field="idioma", description="português")]
     messenger = AekoMessenger(user, memories)

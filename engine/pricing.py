@@ -16,10 +16,12 @@ and totals flagged "estimated"; the call's own cost stays None.
 from __future__ import annotations
 
 import logging
-from functools import cache
+import math
+from functools import cache, lru_cache
 from typing import Any
 
-from genai_prices import Usage, calc_price
+from genai_prices import Usage, calc_price, data_snapshot
+from genai_prices.types import ModelPrice, TieredPrices
 
 from engine.constants import OFFLINE_MODEL_NAME
 
@@ -62,18 +64,62 @@ def call_cost(
     if model in FREE_MODELS:
         return 0.0
     ref = model.removeprefix(OFFLINE_MODEL_NAME + PRICED_AS_SEPARATOR).removeprefix("models/")
-    usage = Usage(input_tokens=input_tokens, output_tokens=output_tokens)
     # A part larger than its whole is a provider's inconsistency: genai-prices refuses it.
-    if cache_read_tokens > 0:
-        usage.cache_read_tokens = min(cache_read_tokens, input_tokens)
-    if reasoning_tokens > 0:
-        usage.output_reasoning_tokens = min(reasoning_tokens, output_tokens)
+    counts = (input_tokens, output_tokens, min(cache_read_tokens, input_tokens) if
+              cache_read_tokens > 0 else 0, min(reasoning_tokens, output_tokens) if
+              reasoning_tokens > 0 else 0)  # fmt: skip
+    rates = _flat_rates(ref)
+    if rates is not None:
+        return sum(rate * count for rate, count in zip(rates, counts, strict=True))
     try:
-        price = calc_price(usage, model_ref=ref)
+        return _library_price(ref, *counts)
     except LookupError:
         _unknown(ref)
         return None
-    return float(price.total_price)
+
+
+def _library_price(ref: str, input_: int, output: int, cache_read: int, reasoning: int) -> float:
+    usage = Usage(input_tokens=input_, output_tokens=output)
+    if cache_read:
+        usage.cache_read_tokens = cache_read
+    if reasoning:
+        usage.output_reasoning_tokens = reasoning
+    return float(calc_price(usage, model_ref=ref).total_price)
+
+
+# genai-prices prices a call in some 150 µs, as long as five agents' whole turn of engine
+# work. Most models' prices are flat: a rate per token of each kind, the same at any count
+# and at any date. For those, the rates are read from genai-prices once (the price of a
+# million tokens of each kind) and a call costs their sum; a model whose price has tiers,
+# or changes with the date or the hour, is priced by genai-prices every call. The rates
+# must give genai-prices' own price on probe calls of every kind, or they are not used.
+_PROBES = ((123_457, 6_543, 0, 0), (98_765, 4_321, 54_321, 0), (7_654, 32_109, 0, 1_234),
+           (555_555, 77_777, 111_111, 22_222))  # fmt: skip
+
+
+@lru_cache(maxsize=64)
+def _flat_rates(ref: str) -> tuple[float, float, float, float] | None:
+    """USD per input, output, cache-read and reasoning token of ``ref``, when flat."""
+    try:
+        _, info = data_snapshot.get_snapshot().find_provider_model(ref, None, None, None)
+    except LookupError:
+        return None
+    prices = info.prices
+    if not isinstance(prices, ModelPrice) or any(
+        isinstance(value, TieredPrices) for value in vars(prices).values()
+    ):
+        return None
+    million = 1_000_000
+    per_input = _library_price(ref, million, 0, 0, 0) / million
+    per_output = _library_price(ref, 0, million, 0, 0) / million
+    per_cache_read = _library_price(ref, million, 0, million, 0) / million - per_input
+    per_reasoning = _library_price(ref, 0, million, 0, million) / million - per_output
+    rates = (per_input, per_output, per_cache_read, per_reasoning)
+    for probe in _PROBES:
+        flat = sum(rate * count for rate, count in zip(rates, probe, strict=True))
+        if not math.isclose(flat, _library_price(ref, *probe), rel_tol=1e-9, abs_tol=1e-12):
+            return None
+    return rates
 
 
 @cache
