@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from genai_prices import Usage, calc_price, data_snapshot
@@ -71,10 +71,13 @@ def call_cost(
     rates = _flat_rates(ref)
     if rates is not None:
         return sum(rate * count for rate, count in zip(rates, counts, strict=True))
+    if ref in _UNPRICED:  # the price data do not change while the process runs
+        return None
     try:
         return _library_price(ref, *counts)
     except LookupError:
-        _unknown(ref)
+        _UNPRICED.add(ref)
+        log.warning("No price known for model %r: its cost is reported as unknown.", ref)
         return None
 
 
@@ -122,9 +125,7 @@ def _flat_rates(ref: str) -> tuple[float, float, float, float] | None:
     return rates
 
 
-@cache
-def _unknown(model: str) -> None:
-    log.warning("No price known for model %r: its cost is reported as unknown.", model)
+_UNPRICED: set[str] = set()  # the models genai-prices has no price for, each told once
 
 
 def estimated_call_cost(input_tokens: int, output_tokens: int) -> float:
