@@ -293,25 +293,21 @@ def unbacked(draft: str, backing: Sequence[Backing], later: Later | None = None)
             pending = [p for p in pending if not _read_as_written(p[1], p[2], known)]
     steps: _Steps | None = None
     lines: _Lines | None = None
-    named: _Steps | None = None
-    named_for: str | None = None
+    named: dict[str, _Steps] = {}  # per sentence
     missing = []
     for sentence, stated, readings in pending:
         if not (stated.date or _year(stated)):
             lines = lines or _Lines(backing)
-            if named_for != sentence:
+            if sentence not in named:
                 # The sentence's other numbers that were read count among those it names.
-                named_for, named = (
-                    sentence,
-                    _Steps(
-                        [lines.named(sentence) + _read_in(sentence, known, notation)],
-                        triples=False,
-                        near=_MAX_NEAR_NAMED,
-                    ),
+                named[sentence] = _Steps(
+                    [lines.named(sentence) + _read_in(sentence, known, notation)],
+                    triples=False,
+                    near=_MAX_NEAR_NAMED,
                 )
             steps = steps or _Steps(read)
             if any(
-                named.derive(value, places, stated) or steps.derive(value, places, stated)
+                named[sentence].derive(value, places, stated) or steps.derive(value, places, stated)
                 for value, places in readings
             ):
                 continue
@@ -324,10 +320,10 @@ def _sentences(draft: str) -> list[tuple[str, list[Stated]]]:
     whole draft, once: the citations read the same text after the guardrail's check (and a
     unit, scale or month on the next line is read with its number, as the citations read it)."""
     located = _located(draft)
+    gaps = [(gap.start(), gap.end()) for gap in _SENTENCE.finditer(draft)]
     sentences: list[tuple[str, list[Stated]]] = []
     start, taken = 0, 0
-    for end, after in (*((gap.start(), gap.end()) for gap in _SENTENCE.finditer(draft)),
-                       (len(draft), len(draft))):  # fmt: skip
+    for end, after in [*gaps, (len(draft), len(draft))]:
         numbers = []
         while taken < len(located) and located[taken][0] < end:
             numbers.append(located[taken][2])

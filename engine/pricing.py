@@ -26,6 +26,7 @@ from genai_prices.types import ModelPrice, TieredPrices
 from engine.constants import OFFLINE_MODEL_NAME
 
 log = logging.getLogger(__name__)
+_UNPRICED: set[str] = set()  # the models genai-prices has no price for, each told once
 FREE_MODELS = frozenset({OFFLINE_MODEL_NAME})
 # The conservative fallback rate for a model with no known price, USD per token.
 FALLBACK_INPUT_USD_PER_TOKEN = 15.0 / 1_000_000
@@ -65,9 +66,9 @@ def call_cost(
         return 0.0
     ref = model.removeprefix(OFFLINE_MODEL_NAME + PRICED_AS_SEPARATOR).removeprefix("models/")
     # A part larger than its whole is a provider's inconsistency: genai-prices refuses it.
-    counts = (input_tokens, output_tokens, min(cache_read_tokens, input_tokens) if
-              cache_read_tokens > 0 else 0, min(reasoning_tokens, output_tokens) if
-              reasoning_tokens > 0 else 0)  # fmt: skip
+    cache_read = min(max(cache_read_tokens, 0), input_tokens)
+    reasoning = min(max(reasoning_tokens, 0), output_tokens)
+    counts = (input_tokens, output_tokens, cache_read, reasoning)
     rates = _flat_rates(ref)
     if rates is not None:
         return sum(rate * count for rate, count in zip(rates, counts, strict=True))
@@ -123,9 +124,6 @@ def _flat_rates(ref: str) -> tuple[float, float, float, float] | None:
         if not math.isclose(flat, _library_price(ref, *probe), rel_tol=1e-9, abs_tol=1e-12):
             return None
     return rates
-
-
-_UNPRICED: set[str] = set()  # the models genai-prices has no price for, each told once
 
 
 def estimated_call_cost(input_tokens: int, output_tokens: int) -> float:

@@ -37,20 +37,16 @@ MAX_STEPS: dict[Flow, int] = {
 RECURSION_LIMIT: dict[Flow, int] = {flow: steps + 1 for flow, steps in MAX_STEPS.items()}
 
 
-def _destinations(flow: Flow, agent: str) -> tuple[str, ...]:
-    """Where ``agent``'s node may send the run when it decides at run time (the routers,
-    the guardrail, the plan's coordinator); empty when the graph's shape decides."""
-    routes = ROUTES[flow]
-    route = routes[agent]
-    fanned_out = {name for r in routes.values() if r.parallel for name in r.successors}
-    if route.parallel or agent in fanned_out:
-        return ()
+def _next_of(flow: Flow, agent: str) -> tuple[str, ...]:
+    """Where the run may go after ``agent`` (its routing table entry, the guardrail's and
+    the plan coordinator's verdict-driven routes): one place is an edge, several a choice
+    the node makes at run time. Parallel analysts are joined apart, in ``build_graph``."""
     if agent == GUARDRAIL:
         return (ROUTER, END)
     if agent == COORDINATOR and flow == "inventory":
         return (COORDINATOR, END)
-    targets = tuple(dict.fromkeys((*route.successors, route.default)))
-    return targets if len(targets) > 1 else ()
+    route = ROUTES[flow][agent]
+    return tuple(dict.fromkeys((*route.successors, route.default)))
 
 
 # A node that decides where the run goes says so in its answer (a Command), rather than
@@ -68,24 +64,24 @@ def _routed(node: Node) -> Callable[[RunState], Command]:
 def build_graph(flow: Flow, runners: dict[str, AgentRunner]) -> Any:
     routes = ROUTES[flow]
     graph = StateGraph(RunState)
-    for agent in routes:
-        node = make_node(flow, runners[agent])
-        if destinations := _destinations(flow, agent):
-            graph.add_node(agent, _routed(node), destinations=destinations)
-        else:
-            graph.add_node(agent, node)
-    graph.add_edge(START, ENTRY[flow])
-
-    joins: dict[str, list[str]] = defaultdict(list)
     fanned_out = {name for route in routes.values() if route.parallel for name in route.successors}
+    joins: dict[str, list[str]] = defaultdict(list)
     for agent, route in routes.items():
+        node = make_node(flow, runners[agent])
+        targets = _next_of(flow, agent)
         if route.parallel:
+            graph.add_node(agent, node)
             for successor in route.successors:
                 graph.add_edge(agent, successor)
         elif agent in fanned_out:
+            graph.add_node(agent, node)
             joins[route.default].append(agent)  # wait for every parallel branch
-        elif not _destinations(flow, agent):
-            graph.add_edge(agent, (*route.successors, route.default)[0])
+        elif len(targets) > 1:
+            graph.add_node(agent, _routed(node), destinations=targets)
+        else:
+            graph.add_node(agent, node)
+            graph.add_edge(agent, targets[0])
+    graph.add_edge(START, ENTRY[flow])
     for target, sources in joins.items():
         graph.add_edge(sources, target)
     return graph.compile(name=f"aeko-{flow}")
